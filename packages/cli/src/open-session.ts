@@ -19,6 +19,11 @@ import { checkWorkspaceTrust } from './workspace-trust.js';
 /** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
 export interface CliSessionOptions extends SessionOptions {
   readonly workflowProgress?: (event: WorkflowProgressEvent) => void;
+  /**
+   * The host routes SIGINT and SIGTERM through a shutdown of its own (`a3s serve`, which closes
+   * its other sessions first): no listener quitting the process is added while the session opens.
+   */
+  readonly hostHandlesSignals?: boolean;
 }
 
 /**
@@ -101,7 +106,7 @@ export async function openSession(
   // The session keeps its log in .a3s: a file or a link there is named before anything opens.
   checkStateRoot(flags.cwd, false);
   const agent = await agentFor(flags, env);
-  const { workflowProgress, ...rest } = extra;
+  const { workflowProgress, hostHandlesSignals, ...rest } = extra;
   const vibe = await vibeStart(flags);
   const base = flagOptions(flags, workflowProgress, vibe.on);
   const options: SessionOptions = { ...base, ...rest, tools: [...(base.tools ?? []), ...(rest.tools ?? [])] };
@@ -109,10 +114,13 @@ export async function openSession(
   // While the session opens (MCP servers starting), a Ctrl-C or SIGTERM quits at once through
   // `process.exit`, whose exit hooks kill the servers already started: without a listener the
   // signal would end the process with none of those hooks run, leaving the servers running.
+  // A host with a shutdown of its own (hostHandlesSignals) has its listeners in place already.
   const onInt = (): never => process.exit(EXIT.cancelled);
   const onTerm = (): never => process.exit(EXIT.terminated);
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  if (hostHandlesSignals !== true) {
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  }
   try {
     session =
       resume === undefined

@@ -28,10 +28,10 @@ function clientSuite(): SpawnSyncReturns<string> {
 
 describe('clients/python against a3s serve', () => {
   it.skipIf(!python)(
-    'unittest: open, send, iterate events, answer a confirmation and a question by callback, interrupt, two sessions, errors, kill and resume',
+    'unittest: open, send, iterate events, answer a confirmation and a question by callback, interrupt, two sessions, errors, kill and resume, verdicts, dropped events',
     () => {
       const r = clientSuite();
-      expect(r.stderr).toMatch(/Ran 8 tests/);
+      expect(r.stderr).toMatch(/Ran 11 tests/);
       expect(r.stderr).not.toMatch(/skipped/);
       expect(r.status, r.stderr).toBe(0);
     },
@@ -44,6 +44,21 @@ describe('clients/python against a3s serve', () => {
       expect(clientSuite().stderr).toMatch(
         /^test_max_tool_rounds_caps_the_tool_rounds_of_a_turn \(test_client\.ClientTest\.test_max_tool_rounds_caps_the_tool_rounds_of_a_turn\) \.\.\. ok$/m,
       );
+    },
+    150_000,
+  );
+  it.skipIf(!python)(
+    'on_confirm returning anything but a bool or (bool, reason) refuses the call and raises TypeError; run/eventsDropped reaches its run',
+    () => {
+      const { stderr } = clientSuite();
+      for (const test of [
+        'test_a_verdict_that_is_not_a_bool_refuses_the_call_and_raises',
+        'test_bool_and_bool_reason_tuples_are_verdicts',
+        'test_run_events_dropped_reaches_the_run',
+      ])
+        expect(stderr).toMatch(
+          new RegExp(`^${test} \\(test_verdicts_and_drops\\.\\w+\\.${test}\\) \\.\\.\\. ok$`, 'm'),
+        );
     },
     150_000,
   );

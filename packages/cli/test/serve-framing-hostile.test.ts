@@ -1,5 +1,5 @@
 // `a3s serve --framing content-length` driven by a hostile client through a real child process:
-// lengths that are negative, not numbers, absurdly large or over the message limit, a header
+// lengths that are negative, zero, not numbers, absurdly large or over the message limit, a header
 // block that never ends, a body that is not UTF-8, conflicting lengths, and a body cut off by the
 // end of the input. Each is answered with a parse error naming what was wrong, and the next frame
 // is answered as usual.
@@ -71,6 +71,10 @@ describe('a3s serve --framing content-length: a hostile client', () => {
       ]);
       expect(await after(Buffer.from('Content-Length: 99999999999999999999\r\n\r\n'))).toEqual([
         'Parse error: Content-Length must be a whole number of bytes (0 or more), got "99999999999999999999"',
+      ]);
+      // An empty body is no message: a parse error, not silence (a client would wait for an answer).
+      expect(await after(Buffer.from('Content-Length: 0\r\n\r\n'))).toEqual([
+        'Parse error: an empty body (Content-Length: 0); allowed: one JSON-RPC message per frame',
       ]);
       expect(await after(Buffer.from('Content-Length: 3\r\ncontent-length: 4\r\n\r\n'))).toEqual([
         'Parse error: a header block with different Content-Length values: 3, 4',

@@ -6,14 +6,25 @@
 ...         print(event.type)
 """
 
-from .client import Client, Run, Session
-from .types import ConfirmationRequest, ConfirmHandler, Event, Question, QuestionHandler, RunResult, ServeError
+from .client import Client
+from .session import Run, Session
+from .types import (
+    ConfirmationRequest,
+    ConfirmHandler,
+    Event,
+    EventsDropped,
+    Question,
+    QuestionHandler,
+    RunResult,
+    ServeError,
+)
 
 __all__ = [
     "Client",
     "ConfirmHandler",
     "ConfirmationRequest",
     "Event",
+    "EventsDropped",
     "Question",
     "QuestionHandler",
     "Run",

@@ -1,8 +1,8 @@
 """A client of ``a3s serve``: starts the server, sends requests, and routes its notifications.
 
 A reader thread reads the server's stdout (one JSON message per line): responses complete the
-request waiting for them; ``event`` and ``run/result`` notifications go to the queue of their
-session, where the session's current :class:`Run` reads them (a session runs one run at a time).
+request waiting for them; ``event``, ``run/result`` and ``run/eventsDropped`` notifications go to
+the queue of their session, where the session's current :class:`Run` reads them (a session runs one run at a time).
 """
 
 from __future__ import annotations
@@ -269,12 +269,12 @@ class Client:
         params = message.get("params")
         if not isinstance(params, dict):
             return
+        # An event names its session in its metadata; run/result and run/eventsDropped in sessionId.
         metadata = params.get("metadata")
-        session_id = (
-            params.get("sessionId")
-            if method == "run/result"
-            else metadata.get("session_id") if isinstance(metadata, dict) else None
-        )
+        if method == "event":
+            session_id = metadata.get("session_id") if isinstance(metadata, dict) else None
+        else:
+            session_id = params.get("sessionId")
         with self._lock:
             inbox = self._sessions.get(session_id) if isinstance(session_id, str) else None
         if inbox is not None:

@@ -11,6 +11,7 @@ from .types import (
     ConfirmationRequest,
     ConfirmHandler,
     Event,
+    EventsDropped,
     Question,
     QuestionHandler,
     RunResult,
@@ -116,6 +117,9 @@ class Run:
         self._on_question = on_question
         self._result: Optional[RunResult] = None
         self._asked: dict[str, Mapping[str, Any]] = {}
+        #: Each ``run/eventsDropped`` notice of this run, in order: events the server did not send
+        #: while the client read too slowly (the iteration skips them; the log has them all).
+        self.dropped: list[EventsDropped] = []
 
     def __iter__(self) -> Iterator[Event]:
         while self._result is None:
@@ -131,10 +135,17 @@ class Run:
                     key = event.payload.get("tool_id") or event.payload.get("question_id")
                     self._asked[str(key)] = event.payload
                 yield event
+            elif message["method"] == "run/eventsDropped" and params.get("runId") == self.id:
+                self.dropped.append(EventsDropped.from_json(params))
             elif message["method"] == "run/result" and params.get("runId") == self.id:
                 settled = RunResult.from_json(params)
                 if settled.status != "parked" or not self._answer(settled.parked or {}):
                     self._result = settled
+
+    @property
+    def events_dropped(self) -> int:
+        """How many of this run's events the server dropped so far (see :attr:`dropped`)."""
+        return sum(d.dropped for d in self.dropped)
 
     @property
     def result(self) -> RunResult:
@@ -181,7 +192,15 @@ class Run:
                 rule=str(asked.get("rule", "default")),
             )
             verdict = self._on_confirm(request)
-            approved, reason = verdict if isinstance(verdict, tuple) else (bool(verdict), None)
+            problem = _verdict_problem(verdict)
+            if problem is not None:
+                # Fail closed: a verdict that is not a bool is never read as an approval.
+                self.session.answer_confirmation(tool_id, False, f"refused: on_confirm {problem}")
+                raise TypeError(
+                    f"on_confirm {problem} for the call {tool_id} ({request.tool_name}); the call was refused. "
+                    "Return True, False, or a tuple (bool, reason)"
+                )
+            approved, reason = verdict if isinstance(verdict, tuple) else (verdict, None)
             self.session.answer_confirmation(tool_id, approved, reason)
             return True
         if parked.get("kind") == "question" and self._on_question is not None:
@@ -196,3 +215,19 @@ class Run:
             self.session.answer_question(question_id, self._on_question(question))
             return True
         return False
+
+
+def _verdict_problem(verdict: object) -> Optional[str]:
+    """What is wrong with an ``on_confirm`` verdict, or ``None`` for ``bool`` or ``(bool, str | None)``."""
+    if isinstance(verdict, bool):
+        return None
+    if isinstance(verdict, tuple):
+        if len(verdict) == 2 and isinstance(verdict[0], bool) and (verdict[1] is None or isinstance(verdict[1], str)):
+            return None
+        shown = ", ".join(type(v).__name__ for v in verdict[:3])
+        return f"returned a tuple ({shown}{', ...' if len(verdict) > 3 else ''}), not (bool, str | None)"
+    return f"returned {type(verdict).__name__} {_clip(repr(verdict))}, not a bool"
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}..."

@@ -98,10 +98,23 @@ class RunResult:
     tool_calls: Optional[int]
     completion: Optional[str]
     parked: Optional[Mapping[str, Any]] = None
+    #: Why the run failed; also set (code ``SUPERSEDED``) on a parked run a new prompt ended.
     error: Optional[Mapping[str, str]] = None
+    #: Calls of the run refused before they ran (a rule, a hook, a confirmation not given).
+    denied_calls: Optional[int] = None
+    #: How a completed run ended: ``answer``, ``verification``, ``budget`` or ``tool_rounds``.
+    ended_by: Optional[str] = None
+    #: The passed verification report the run completed with.
+    verification: Optional[Mapping[str, Any]] = None
+    #: Steers accepted for the run that never reached the model: ``{requestId, text}`` each.
+    undelivered_steers: Optional[list[Mapping[str, str]]] = None
+    #: The parked run this run's prompt ended (its own result says ``cancelled``, ``SUPERSEDED``).
+    superseded_run_id: Optional[str] = None
 
     @staticmethod
     def from_json(value: Mapping[str, Any]) -> "RunResult":
+        steers = value.get("undeliveredSteers")
+        superseded = value.get("supersededRunId")
         return RunResult(
             run_id=str(value["runId"]),
             status=str(value["status"]),
@@ -111,11 +124,38 @@ class RunResult:
             completion=value.get("completion"),
             parked=value.get("parked"),
             error=value.get("error"),
+            denied_calls=value.get("deniedCalls"),
+            ended_by=value.get("endedBy"),
+            verification=value.get("verification"),
+            undelivered_steers=list(steers) if isinstance(steers, list) else None,
+            superseded_run_id=str(superseded) if superseded is not None else None,
         )
 
 
-#: Approves (``True``) or refuses (``False``, or ``(False, "why")``) a tool call.
-ConfirmHandler = Callable[[ConfirmationRequest], Union[bool, tuple[bool, str]]]
+@dataclass(frozen=True)
+class EventsDropped:
+    """Events of a run the server did not send while the client read its output too slowly
+    (the ``run/eventsDropped`` notification): ``dropped`` of them, sequences ``first_sequence`` to
+    ``last_sequence``. The run's facts are all in its log; its result is never dropped."""
+
+    run_id: str
+    dropped: int
+    first_sequence: int
+    last_sequence: int
+
+    @staticmethod
+    def from_json(value: Mapping[str, Any]) -> "EventsDropped":
+        return EventsDropped(
+            run_id=str(value["runId"]),
+            dropped=int(value["dropped"]),
+            first_sequence=int(value["firstSequence"]),
+            last_sequence=int(value["lastSequence"]),
+        )
+
+
+#: Approves (``True``) or refuses (``False``, or ``(False, "why")``) a tool call. Any other
+#: answer (a list, a string, a dict) refuses the call and raises ``TypeError``.
+ConfirmHandler = Callable[[ConfirmationRequest], Union[bool, tuple[bool, Optional[str]]]]
 #: Answers a question with text, or ``None`` to skip it.
 QuestionHandler = Callable[[Question], Optional[str]]
 

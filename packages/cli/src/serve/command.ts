@@ -72,14 +72,17 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // a second signal while it closes quits at once (exit hooks kill what is still being stopped).
   let exitCode: number = EXIT.ok;
   let signalled = false;
-  const onSignal = (code: number) => (): void => {
+  // An open in flight is not waited for (its MCP servers may take their whole start-up deadline):
+  // it is answered with SHUTTING_DOWN, and the process exits once the open sessions are closed.
+  const onSignal = (code: number, name: string) => (): void => {
     if (signalled) process.exit(code);
     signalled = true;
     exitCode = code;
+    server.abandonOpens(name);
     stop();
   };
-  const onTerm = onSignal(EXIT.terminated);
-  const onInt = onSignal(EXIT.cancelled);
+  const onTerm = onSignal(EXIT.terminated, 'SIGTERM');
+  const onInt = onSignal(EXIT.cancelled, 'SIGINT');
   process.on('SIGTERM', onTerm);
   process.on('SIGINT', onInt);
   io.stdoutClosed?.addEventListener('abort', stop);
@@ -92,7 +95,26 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     io.stdoutClosed?.removeEventListener('abort', stop);
     io.stdin.destroy(); // after a signal stdin may still be open, and would keep the process alive
   }
+  // An abandoned open still starting MCP servers would hold the process until their deadline: it
+  // exits now, and the exit hooks kill those servers' process groups.
+  if (server.abandonedOpens > 0) {
+    await drained(io.stdout, 2000);
+    process.exit(exitCode);
+  }
   return exitCode;
+}
+
+/** Resolves once `out` has nothing waiting to be written, or after `ms`. */
+function drained(out: Io['stdout'], ms: number): Promise<void> {
+  const stream = out as { readonly writableLength?: number; once?(event: 'drain', listener: () => void): unknown };
+  if ((stream.writableLength ?? 0) === 0 || stream.once === undefined) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(done, ms);
+    stream.once?.('drain', () => {
+      clearTimeout(timer);
+      done();
+    });
+  });
 }
 
 /** `--max-message-bytes`: a whole number of bytes, at least 1 KiB. @throws UsageError naming the flag. */

@@ -50,7 +50,10 @@ export function contentLengthReader(sink: FrameSink, max: number): FrameFeed {
     body = undefined;
     if (!b.skip) {
       const decoded = decodeMessage(Buffer.concat(b.parts, b.length));
-      if ('text' in decoded) sink.onMessage(decoded.text);
+      // A frame is one message: an empty body (Content-Length: 0) is a parse error, not a blank line.
+      if ('text' in decoded && decoded.text.trim() === '')
+        sink.onBadFrame(`an empty body (Content-Length: ${b.length}); allowed: one JSON-RPC message per frame`);
+      else if ('text' in decoded) sink.onMessage(decoded.text);
       else sink.onBadFrame(decoded.problem);
     }
     return chunk.subarray(want);

@@ -6,6 +6,15 @@
  */
 import { z } from 'zod';
 import { tierModelProblem, VIBE_TIER_NAMES, VIBE_WORKER_BOUNDS } from '../vibe-settings.js';
+import { eventNotification, eventsDroppedNotification, runResultNotification } from './notifications.js';
+
+export {
+  eventNotification,
+  eventsDroppedNotification,
+  parkedAt,
+  type RunResultParams,
+  runResultNotification,
+} from './notifications.js';
 
 /** The protocol version this server speaks (`initialize` answers with it). */
 export const SERVE_PROTOCOL_VERSION = 1;
@@ -138,17 +147,6 @@ export const sessionOpenParams = closed({
       'Vibe mode (the vibe_* tools, with which the agent conducts background workers): true or false, or { enabled?, tiers?: { fast?, good? }, maxWorkers? }. Default: off.',
     ),
 });
-
-/** Where a run is parked: the answer it waits for. */
-export const parkedAt = z.union([
-  z.strictObject({
-    kind: z.literal('confirm'),
-    toolId: z.string(),
-    toolName: z.string(),
-    args: z.record(z.string(), z.unknown()),
-  }),
-  z.strictObject({ kind: z.literal('question'), questionId: z.string(), question: z.string() }),
-]);
 
 /** The folded state of a session's log. */
 export const sessionState = z.strictObject({
@@ -320,47 +318,6 @@ export const sessionListResult = z.strictObject({
   ),
 });
 
-/** Params of the `event` notification: one EventEnvelopeV1, exactly as `a3s run --json` prints it. */
-export const eventNotification = z.looseObject({
-  version: z.literal(1),
-  type: z.string().min(1),
-  payload: z.record(z.string(), z.unknown()),
-  metadata: z.looseObject({
-    run_id: z.string(),
-    session_id: z.string(),
-    sequence: z.number().int(),
-    timestamp_ms: z.number(),
-  }),
-});
-
-/** Params of the `run/result` notification: how a run settled (after its last `event`). */
-export const runResultNotification = z.strictObject({
-  sessionId,
-  runId,
-  status: z.enum(['completed', 'parked', 'cancelled', 'failed']),
-  text: z.string(),
-  usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number() }).nullable(),
-  toolCalls: z.number().int().nullable(),
-  completion: z.string().nullable(),
-  parked: parkedAt
-    .optional()
-    .describe('What the parked run waits for: answer it with confirmation/answer or question/answer.'),
-  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
-});
-
-/**
- * Params of the `run/eventsDropped` notification: while the client did not read stdout, this many
- * `event` notifications of the run were dropped (sent once, before the run's next event or its
- * `run/result`). Responses and `run/result` are never dropped; the run's facts are in its log.
- */
-export const eventsDroppedNotification = z.strictObject({
-  sessionId,
-  runId,
-  dropped: z.number().int().min(1).describe('How many event notifications of the run were dropped.'),
-  firstSequence: z.number().int().describe('metadata.sequence of the first dropped event.'),
-  lastSequence: z.number().int().describe('metadata.sequence of the last dropped event.'),
-});
-
 /** Every method: its params and its result. */
 export const METHODS = {
   initialize: { params: initializeParams, result: initializeResult },
@@ -392,7 +349,5 @@ export const NOTIFICATIONS = {
   'run/eventsDropped': eventsDroppedNotification,
 } as const;
 
-/** The params of the `run/result` notification. */
-export type RunResultParams = z.input<typeof runResultNotification>;
 /** The folded state of a session, as the protocol reports it. */
 export type SessionStateView = z.input<typeof sessionState>;

@@ -37,7 +37,11 @@ function queueKeyOf(value: unknown): string {
   return typeof id === 'string' ? `session:${id}` : GLOBAL;
 }
 
-type Handler<M extends MethodName> = (params: ParamsOf<M>) => unknown;
+/**
+ * A method's handler. `written` settles once the response to the request was written (for a batch,
+ * the batch's answer): a run the request starts sends nothing before that.
+ */
+type Handler<M extends MethodName> = (params: ParamsOf<M>, written: Promise<void>) => unknown;
 type Handlers = { readonly [M in MethodName]: Handler<M> };
 
 /** A server: feed it input lines; it writes responses and notifications to `out`. */
@@ -68,15 +72,15 @@ export class ServeServer {
     this.#handlers = {
       initialize: () => this.#initialize(),
       'session/open': (p) => s.open(p),
-      'session/send': (p) => s.send(p),
+      'session/send': (p, written) => s.send(p, written),
       'session/interrupt': (p) => s.interrupt(p),
       'session/steer': (p) => s.steer(p),
-      'confirmation/answer': (p) => s.confirm(p),
-      'question/answer': (p) => s.answer(p),
+      'confirmation/answer': (p, written) => s.confirm(p, written),
+      'question/answer': (p, written) => s.answer(p, written),
       'session/tools': (p) => s.tools(p),
-      'session/close': (p) => s.close(p),
+      'session/close': (p, written) => s.close(p, written),
       'session/list': () => s.list(),
-      'session/resume': (p) => s.resume(p),
+      'session/resume': (p, written) => s.resume(p, written),
     };
   }
 
@@ -100,9 +104,14 @@ export class ServeServer {
       );
     }
     if (Array.isArray(value)) return this.#batch(value);
+    const written = gate();
     return this.#enqueue(queueKeyOf(value), async () => {
-      const out = await this.#message(value);
-      if (out !== undefined) this.#out.message(out);
+      try {
+        const out = await this.#message(value, written.promise);
+        if (out !== undefined) this.#out.message(out);
+      } finally {
+        written.open();
+      }
     });
   }
 
@@ -111,6 +120,19 @@ export class ServeServer {
     return this.#enqueue(GLOBAL, async () =>
       this.#out.message(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${problem}`))),
     );
+  }
+
+  /**
+   * On SIGTERM or SIGINT (`why`): the opens in flight are answered with `SHUTTING_DOWN` and later
+   * ones refused, so {@link shutdown} does not wait for MCP servers still starting.
+   */
+  abandonOpens(why: string): void {
+    this.#sessions.abandonOpens(why);
+  }
+
+  /** How many abandoned opens are still opening: the process must exit for their MCP servers to stop. */
+  get abandonedOpens(): number {
+    return this.#sessions.abandonedInFlight;
   }
 
   /** Waits for the queued messages, then closes every session (their active runs are interrupted; parked runs stay parked). */
@@ -143,22 +165,25 @@ export class ServeServer {
       const error = errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, message, { field: '(root)' }));
       return this.#enqueue(GLOBAL, async () => this.#out.message(error));
     }
+    const written = gate();
     const answers = value.map((item) => {
       let out: string | undefined;
       return this.#enqueue(queueKeyOf(item), async () => {
-        out = await this.#message(item);
+        out = await this.#message(item, written.promise);
       }).then(() => out);
     });
-    const batch = Promise.all(answers).then((outs) => {
-      const sent = outs.filter((o) => o !== undefined);
-      if (sent.length > 0) this.#out.message(`[${sent.join(',')}]`);
-    });
+    const batch = Promise.all(answers)
+      .then((outs) => {
+        const sent = outs.filter((o) => o !== undefined);
+        if (sent.length > 0) this.#out.message(`[${sent.join(',')}]`);
+      })
+      .finally(() => written.open());
     // Shutdown waits for the batch's answer as for a queued message.
     return this.#enqueue(`batch:${++this.#batches}`, () => batch);
   }
 
   /** Handles one message; returns its response line, or nothing for a notification. */
-  async #message(value: unknown): Promise<string | undefined> {
+  async #message(value: unknown, written: Promise<void>): Promise<string | undefined> {
     let request: RpcRequest;
     try {
       request = checkRequest(value);
@@ -166,8 +191,11 @@ export class ServeServer {
       return errorResponse(idOf(value), e);
     }
     const id = request.id;
+    // `$/` notifications (`$/cancelRequest`, `$/setTrace`) are optional by the JSON-RPC and LSP
+    // convention: one the server does not implement is ignored. Requests to them are answered.
+    if (id === undefined && request.method.startsWith('$/')) return undefined;
     try {
-      const result = await this.#dispatch(request);
+      const result = await this.#dispatch(request, written);
       return id === undefined ? undefined : response(id, result);
     } catch (e) {
       if (id === undefined) {
@@ -178,7 +206,7 @@ export class ServeServer {
     }
   }
 
-  #dispatch(request: RpcRequest): unknown {
+  #dispatch(request: RpcRequest, written: Promise<void>): unknown {
     const method = request.method;
     if (!Object.hasOwn(METHODS, method))
       throw new RpcError(
@@ -188,7 +216,7 @@ export class ServeServer {
       );
     const m = method as MethodName;
     const params = parseParams(METHODS[m].params, request.params);
-    return (this.#handlers[m] as Handler<MethodName>)(params as never);
+    return (this.#handlers[m] as Handler<MethodName>)(params as never, written);
   }
 
   /** The server's answer to `initialize` (its params were validated: a protocol version other than 1 is refused). */
@@ -210,4 +238,11 @@ export class ServeServer {
 /** A method name as an error shows it: quoted, and clipped when long (a client may send megabytes). */
 function shownMethod(method: string): string {
   return method.length <= 200 ? `'${method}'` : `'${method.slice(0, 200)}…' (${method.length} characters)`;
+}
+
+/** A promise and the function that settles it. */
+function gate(): { readonly promise: Promise<void>; readonly open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
 }

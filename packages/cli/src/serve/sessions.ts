@@ -8,27 +8,32 @@
  * the run — in this process, or in a new one after a restart. Closing a session never cancels a
  * parked run, because nothing is running.
  */
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   NO_APPROVER_REASON,
-  NothingToResumeError,
   type ConfirmationManager,
   type EventStream,
   type ProjectedEventV1,
   type QuestionAnswer,
-  type RunResult,
   type Session,
 } from '@a3s-code/sdk';
 import type { Io } from '../io.js';
-import { eventJson } from '../event-json.js';
 import { planResume } from '../interactive/continuation.js';
 import { CLI_ALLOW_RULES, openSession, type OpenedSession } from '../open-session.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor } from '../style.js';
-import type { ParamsOf, ResultOf, RunResultParams, SessionStateView } from './protocol.js';
+import { Openings } from './opening.js';
+import { type PumpedRun, pumpRun } from './run-pump.js';
+import type { ParamsOf, ResultOf } from './protocol.js';
 import type { ServeOutput } from './output.js';
 import { RPC_ERROR, RpcError } from './rpc.js';
+import { folderProblem, openRunOf, refuseUnknownRun, stateOf } from './run-views.js';
+
+/** How long `session/interrupt` waits for the interrupted run to end before it answers anyway. */
+export const INTERRUPT_WAIT_MS = 5000;
+
+/** Already settled: the gate of a run whose starting request was answered. */
+const ANSWERED: Promise<void> = Promise.resolve();
 
 /** Nested calls (inside `batch`, `program`, ...) cannot park: those that would ask are refused. */
 const nestedRefusal: ConfirmationManager = {
@@ -43,13 +48,23 @@ interface Entry {
   readonly model: string | null;
   /** The pump of the run started last; settles after its `run/result` was sent. */
   pump: Promise<void>;
+  /** Settles when the run started last has ended (its stream's result settled). */
+  ended: Promise<void>;
+  /** What gates the events of the run started last: the answer to the request that started it. */
+  written: Promise<void>;
 }
+
+/** How a run is pumped: what gates its first event, and the parked run it may supersede. */
+type PumpOptions = Pick<PumpedRun, 'written' | 'supersedes'>;
 
 /** The open sessions of a server. */
 export class ServeSessions {
   readonly #out: ServeOutput;
   readonly #io: Io;
   readonly #entries = new Map<string, Entry>();
+  readonly #openings = new Openings();
+  /** Closes answered before they completed (see {@link close}). */
+  readonly #closing = new Set<Promise<void>>();
 
   constructor(out: ServeOutput, io: Io) {
     this.#out = out;
@@ -58,6 +73,7 @@ export class ServeSessions {
 
   /** Opens a session (a new one, or the log of `sessionId` continued). */
   async open(p: ParamsOf<'session/open'>): Promise<ResultOf<'session/open'>> {
+    this.#openings.check();
     if (p.sessionId !== undefined && this.#entries.has(p.sessionId))
       throw new RpcError(
         RPC_ERROR.invalidParams,
@@ -83,7 +99,9 @@ export class ServeSessions {
       trustWorkspace: p.trustWorkspace === true,
     };
     const rules = p.permissions ?? {};
-    const opened = await openSession(flags, this.#io.env, {
+    const opening = openSession(flags, this.#io.env, {
+      // Signals go through the server's own shutdown (command.ts), which abandons this open.
+      hostHandlesSignals: true,
       confirmation: nestedRefusal,
       parkMode: 'return',
       permissions: {
@@ -107,10 +125,17 @@ export class ServeSessions {
         { code: 'MODEL_NOT_CONFIGURED', field: 'params.model' },
       );
     });
+    const opened = await this.#openings.track(opening);
     const { session } = opened;
     printMcpWarnings(this.#io.stderr, styleFor(this.#io.stderr, this.#io.env), session.mcpStatus());
     const llm = session.core.config.model;
-    const entry: Entry = { opened, model: `${llm.provider}/${llm.model}`, pump: Promise.resolve() };
+    const entry: Entry = {
+      opened,
+      model: `${llm.provider}/${llm.model}`,
+      pump: ANSWERED,
+      ended: ANSWERED,
+      written: ANSWERED,
+    };
     this.#entries.set(session.sessionId, entry);
     return {
       sessionId: session.sessionId,
@@ -122,8 +147,11 @@ export class ServeSessions {
     };
   }
 
-  /** Starts a run on the prompt; returns its id at once. */
-  send(p: ParamsOf<'session/send'>): Promise<ResultOf<'session/send'>> {
+  /**
+   * Starts a run on the prompt; returns its id at once. A parked run the prompt supersedes is
+   * announced by its own `run/result` (`cancelled`, `SUPERSEDED`) before the new run's events.
+   */
+  send(p: ParamsOf<'session/send'>, written: Promise<void> = ANSWERED): Promise<ResultOf<'session/send'>> {
     const entry = this.#entry(p.sessionId);
     const active = entry.opened.session.activeRunId;
     if (active !== null)
@@ -133,18 +161,21 @@ export class ServeSessions {
         { code: 'SESSION_BUSY', runId: active },
       );
     const options = p.attachments === undefined ? {} : { attachments: p.attachments };
-    return this.#start(p.sessionId, entry, () => entry.opened.session.stream(p.prompt, options));
+    const supersedes = openRunOf(entry.opened.session);
+    return this.#start(p.sessionId, entry, () => entry.opened.session.stream(p.prompt, options), {
+      written,
+      ...(supersedes === undefined ? {} : { supersedes }),
+    });
   }
 
   /** Continues the log: the open run (parked, or left running by a crash), or a new run after an interrupted or failed one. */
-  async resume(p: ParamsOf<'session/resume'>): Promise<ResultOf<'session/resume'>> {
+  async resume(p: ParamsOf<'session/resume'>, written: Promise<void> = ANSWERED): Promise<ResultOf<'session/resume'>> {
     const entry = this.#entry(p.sessionId);
     const { session } = entry.opened;
-    if (session.activeRunId === null) await entry.pump; // an active run makes the start below refuse (SESSION_BUSY)
     const rebind = { rebind: p.rebind === true };
     if (p.runId !== undefined) {
       if (session.activeRunId === null) refuseUnknownRun(session, p.runId, planResume(session.state, []));
-      const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId, rebind));
+      const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId, rebind), { written });
       return { ...started, kind: 'resume' };
     }
     const plan = planResume(session.state, []);
@@ -154,24 +185,39 @@ export class ServeSessions {
       });
     const open =
       plan.kind === 'resume' ? () => session.streamResume(undefined, rebind) : () => session.stream(plan.prompt);
-    return { ...(await this.#start(p.sessionId, entry, open)), kind: plan.kind };
+    return { ...(await this.#start(p.sessionId, entry, open, { written })), kind: plan.kind };
   }
 
   /** Answers a parked confirmation (a fact in the log) and resumes the parked run. */
-  confirm(p: ParamsOf<'confirmation/answer'>): Promise<ResultOf<'confirmation/answer'>> {
-    return this.#answer(p.sessionId, (s) => s.confirmToolUse(p.toolId, p.approved, p.reason));
+  confirm(
+    p: ParamsOf<'confirmation/answer'>,
+    written: Promise<void> = ANSWERED,
+  ): Promise<ResultOf<'confirmation/answer'>> {
+    return this.#answer(p.sessionId, written, (s) => s.confirmToolUse(p.toolId, p.approved, p.reason));
   }
 
   /** Answers a parked question (a fact in the log) and resumes the parked run. */
-  answer(p: ParamsOf<'question/answer'>): Promise<ResultOf<'question/answer'>> {
+  answer(p: ParamsOf<'question/answer'>, written: Promise<void> = ANSWERED): Promise<ResultOf<'question/answer'>> {
     const a: QuestionAnswer = p.answer === undefined ? { skipped: true } : { text: p.answer };
-    return this.#answer(p.sessionId, (s) => s.answerQuestion(p.questionId, a));
+    return this.#answer(p.sessionId, written, (s) => s.answerQuestion(p.questionId, a));
   }
 
-  /** Interrupts the run `runId` if it is the active one. */
-  interrupt(p: ParamsOf<'session/interrupt'>): ResultOf<'session/interrupt'> {
-    const { session } = this.#entry(p.sessionId).opened;
-    return { interrupted: session.interrupt({ runId: p.runId, reason: p.reason ?? 'interrupted by the client' }) };
+  /**
+   * Interrupts the run `runId` if it is the active one, and answers once it has ended (at most
+   * {@link INTERRUPT_WAIT_MS} later), so a `session/send` right after it finds the session free.
+   */
+  async interrupt(p: ParamsOf<'session/interrupt'>): Promise<ResultOf<'session/interrupt'>> {
+    const entry = this.#entry(p.sessionId);
+    const interrupted = entry.opened.session.interrupt({
+      runId: p.runId,
+      reason: p.reason ?? 'interrupted by the client',
+    });
+    if (interrupted) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((done) => (timer = setTimeout(done, INTERRUPT_WAIT_MS)));
+      await Promise.race([entry.ended, late]).finally(() => clearTimeout(timer));
+    }
+    return { interrupted };
   }
 
   /** Queues a steer (with its attachments, stored first) for the active run's next model call. */
@@ -206,19 +252,36 @@ export class ServeSessions {
     };
   }
 
-  /** Closes a session: an active run is interrupted (its `run/result` is sent first); a parked run stays parked. */
-  async close(p: ParamsOf<'session/close'>): Promise<ResultOf<'session/close'>> {
+  /**
+   * Closes a session: an active run is interrupted (its `run/result` is sent first); a parked run
+   * stays parked. In the batch that started the run, the run's events and result wait for the
+   * batch's answer: the close then completes after it (awaiting it here would never end).
+   */
+  async close(p: ParamsOf<'session/close'>, written: Promise<void> = ANSWERED): Promise<ResultOf<'session/close'>> {
     const entry = this.#entry(p.sessionId);
     this.#entries.delete(p.sessionId);
-    await closeEntry(entry);
+    const closing = closeEntry(entry);
+    this.#closing.add(closing);
+    void closing.finally(() => this.#closing.delete(closing)).catch(() => undefined);
+    if (entry.written !== written) await closing;
     return { closed: true };
   }
 
-  /** Closes every session (stdin ended, or SIGTERM). */
+  /** Closes every session (stdin ended, or SIGTERM), and waits for the closes under way. */
   async closeAll(): Promise<void> {
     const entries = [...this.#entries.values()];
     this.#entries.clear();
-    await Promise.all(entries.map(closeEntry));
+    await Promise.all([...entries.map(closeEntry), ...this.#closing]);
+  }
+
+  /** Abandons the opens in flight and refuses new ones (`why`: the signal); see {@link Openings}. */
+  abandonOpens(why: string): void {
+    this.#openings.abandonAll(why);
+  }
+
+  /** How many abandoned opens are still opening (their MCP servers stop only when the process exits). */
+  get abandonedInFlight(): number {
+    return this.#openings.abandonedInFlight;
   }
 
   #entry(sessionId: string): Entry {
@@ -232,20 +295,31 @@ export class ServeSessions {
     return entry;
   }
 
-  async #answer(sessionId: string, append: (s: Session) => Promise<void>): Promise<{ runId: string | null }> {
+  async #answer(
+    sessionId: string,
+    written: Promise<void>,
+    append: (s: Session) => Promise<void>,
+  ): Promise<{ runId: string | null }> {
     const entry = this.#entry(sessionId);
     const { session } = entry.opened;
     if (session.activeRunId !== null) {
       await append(session);
       return { runId: null };
     }
-    await entry.pump; // the parked run's `run/result` goes out before the resumed run's events
     await append(session);
-    return this.#start(sessionId, entry, () => session.streamResume());
+    return this.#start(sessionId, entry, () => session.streamResume(), { written });
   }
 
-  /** Opens a run's stream, learns its id, and pumps its events in the background. */
-  async #start(sessionId: string, entry: Entry, open: () => EventStream): Promise<{ runId: string }> {
+  /**
+   * Opens a run's stream, learns its id, and pumps its events in the background: after the
+   * previous run's `run/result` and after the response naming the run (`pump.written`).
+   */
+  async #start(
+    sessionId: string,
+    entry: Entry,
+    open: () => EventStream,
+    pump: PumpOptions,
+  ): Promise<{ runId: string }> {
     const { session } = entry.opened;
     const stream = open();
     const events = stream[Symbol.asyncIterator]();
@@ -266,55 +340,14 @@ export class ServeSessions {
       first = step.value;
       runId = first.metadata.run_id;
     }
-    entry.pump = this.#pump(sessionId, runId, stream, events, first);
+    entry.ended = stream.result.then(
+      () => undefined,
+      () => undefined,
+    );
+    entry.written = pump.written;
+    const run = { out: this.#out, session, sessionId, runId, stream, events, first, ...pump };
+    entry.pump = entry.pump.then(() => pumpRun(run));
     return { runId };
-  }
-
-  async #pump(
-    sessionId: string,
-    runId: string,
-    stream: EventStream,
-    events: AsyncIterator<ProjectedEventV1>,
-    first: ProjectedEventV1 | undefined,
-  ): Promise<void> {
-    let settled: RunResultParams;
-    // The response naming the run goes out first (it is written in this turn's microtasks);
-    // the run's events wait in its subscription meanwhile.
-    await new Promise((r) => setImmediate(r));
-    try {
-      if (first) this.#event(sessionId, runId, first);
-      for (let step = await events.next(); !step.done; step = await events.next())
-        this.#event(sessionId, runId, step.value);
-      settled = { sessionId, ...resultFields(await stream.result) };
-    } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      settled = {
-        sessionId,
-        runId,
-        status: 'failed',
-        text: '',
-        usage: null,
-        toolCalls: null,
-        completion: null,
-        error: { code: typeof code === 'string' ? code : 'RUN_FAILED', message: (e as Error).message },
-      };
-    }
-    this.#out.settled(sessionId, settled.runId, JSON.stringify(settled));
-  }
-
-  /** Sends one event of a run (dropped, and counted, while the client does not read: see ServeOutput). */
-  #event(sessionId: string, runId: string, event: ProjectedEventV1): void {
-    const {
-      sequence,
-      coalesced_events: count,
-      coalesced_last_sequence: last,
-    } = event.metadata as {
-      readonly sequence: number;
-      readonly coalesced_events?: unknown;
-      readonly coalesced_last_sequence?: unknown;
-    };
-    const merged = typeof count === 'number' && typeof last === 'number' ? { count, lastSequence: last } : undefined;
-    this.#out.event(sessionId, runId, sequence, () => eventJson(event), merged);
   }
 }
 
@@ -323,51 +356,4 @@ async function closeEntry(entry: Entry): Promise<void> {
   if (!entry.opened.session.closed) entry.opened.session.interrupt('the session was closed');
   await entry.pump;
   await entry.opened.close();
-}
-
-/** The problem of a path that is not a folder a session can open, or null. */
-function folderProblem(path: string): string | null {
-  try {
-    return statSync(path).isDirectory() ? null : 'is not a folder';
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${code ?? 'error'})`;
-  }
-}
-
-/**
- * A resume naming a run the log does not have open is refused with the SDK's own error
- * (`NOTHING_TO_RESUME`: unknown to the log, or already ended), naming the run it could resume.
- */
-function refuseUnknownRun(session: Session, runId: string, plan: ReturnType<typeof planResume>): void {
-  if (plan.kind === 'resume' && plan.runId === runId) return;
-  const open = plan.kind === 'resume' ? plan.runId : null;
-  const e = NothingToResumeError.inLog(session.core.store.log, runId, open);
-  throw new RpcError(RPC_ERROR.runtimeError, `${e.code}: params.runId: ${e.message}`, {
-    code: e.code,
-    field: 'params.runId',
-    details: e.details,
-  });
-}
-
-function resultFields(r: RunResult): Omit<RunResultParams, 'sessionId'> {
-  return {
-    runId: r.runId,
-    status: r.status,
-    text: r.text,
-    usage: { ...r.usage },
-    toolCalls: r.toolCalls,
-    completion: r.completion,
-    ...(r.parked ? { parked: r.parked } : {}),
-  };
-}
-
-function stateOf(session: Session): SessionStateView {
-  const state = session.state;
-  return {
-    phase: state.phase,
-    runId: state.view.run.run_id,
-    runStatus: state.view.run.status,
-    activeRunId: session.activeRunId,
-  };
 }
