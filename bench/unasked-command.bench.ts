@@ -3,9 +3,11 @@
 // the shell's configuration kept read-only in namespaces of its own, git's configuration files
 // read before and after) against the same call under YOLO (not held), each a whole run of a
 // session (the model's tool call, the call, the model's answer). Paired and alternated; BENCH_RUNS
-// sets the number of pairs (default 100).
+// sets the number of pairs (default 100); BENCH_FOLDERS fills each workspace with that many folders
+// (a file in each; 50 top-level folders holding the rest), to see what the searches of the
+// workspace's folders before and after a held command cost (default 0).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, noApprover } from '@a3s-code/core';
@@ -14,6 +16,7 @@ import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { fmt, pairedMedians } from './util.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
+const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 0);
 const WARMUP = 10;
 type Session = Awaited<ReturnType<Agent['session']>>;
 
@@ -39,6 +42,11 @@ async function open(dir: string, held: boolean): Promise<Session> {
 const folder = (): string => {
   const dir = mkdtempSync(join(tmpdir(), 'a3s-bench-unasked-'));
   execFileSync('git', ['init', '-q'], { cwd: dir });
+  for (let i = 0; i < FOLDERS; i++) {
+    const sub = join(dir, `d${i % 50}`, `f${i}`);
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'x.txt'), 'x\n');
+  }
   return dir;
 };
 const dirs = [folder(), folder()];
@@ -50,7 +58,7 @@ const call = (s: Session) => async (): Promise<void> => {
 };
 const r = await pairedMedians(RUNS, call(held), call(yolo), WARMUP);
 console.log(
-  `model-side bash 'echo hi' allowed by Bash(echo:*) (held): ${fmt(r.ours, 2)} ms   the same under YOLO (not held): ${fmt(r.peer, 2)} ms   ratio ${fmt(r.ratio, 2)}x, +${fmt(r.ours - r.peer, 2)} ms (median of ${RUNS} pairs, a whole run each)`,
+  `model-side bash 'echo hi' allowed by Bash(echo:*) (held): ${fmt(r.ours, 2)} ms   the same under YOLO (not held): ${fmt(r.peer, 2)} ms   ratio ${fmt(r.ratio, 2)}x, +${fmt(r.ours - r.peer, 2)} ms (median of ${RUNS} pairs, a whole run each; ${FOLDERS} folders)`,
 );
 await held.close();
 await yolo.close();

@@ -21,11 +21,11 @@ describe('a vibe tier whose key is not set', () => {
   it('does not stop a3s run, a3s tools or a3s code while vibe mode is off; a3s models names it and exits 0', () => {
     const dir = repo(false);
     const model = `scripted:${scriptFile([{ text: 'Hello from a scripted model.' }])}`;
-    const run = a3s(['run', '--cwd', dir, '--model', model, 'say hello'], NO_KEY);
+    const run = a3s(['run', '--trust-workspace', '--cwd', dir, '--model', model, 'say hello'], NO_KEY);
     expect(run.stderr).not.toContain('MODEL_CONFIGURATION');
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('Hello from a scripted model.');
-    const tools = a3s(['tools', '--cwd', dir], NO_KEY);
+    const tools = a3s(['tools', '--trust-workspace', '--cwd', dir], NO_KEY);
     expect(tools.status, tools.stderr).toBe(0);
     const models = a3s(['models', '--cwd', dir], NO_KEY);
     expect(models.status, models.stdout).toBe(0);
@@ -47,7 +47,7 @@ describe('a vibe tier whose key is not set', () => {
       { tool_calls: [{ id: 's1', name: 'vibe_spawn', args: { brief: 'Report.', label: 'r' } }] },
       { text: 'The worker did not start.' },
     ]);
-    const r = a3s(['code', '--cwd', dir, '--model', `scripted:${lead}`], NO_KEY, '/vibe on\ngo\n');
+    const r = a3s(['code', '--trust-workspace', '--cwd', dir, '--model', `scripted:${lead}`], NO_KEY, '/vibe on\ngo\n');
     expect(r.status, r.stderr).toBe(0);
     expect(`${r.stdout}${r.stderr}`).toContain('vibe mode on: the agent can conduct background workers');
     expect(r.stdout).toMatch(
@@ -58,7 +58,7 @@ describe('a vibe tier whose key is not set', () => {
   it('with vibe mode on, a3s run refuses it with a hint naming the tier (not --model), and a3s models exits 2', () => {
     const dir = repo(true);
     const model = `scripted:${scriptFile([{ text: 'never' }])}`;
-    const run = a3s(['run', '--cwd', dir, '--model', model, 'say hello'], NO_KEY);
+    const run = a3s(['run', '--trust-workspace', '--cwd', dir, '--model', model, 'say hello'], NO_KEY);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("vibe.tiers.fast: cannot use the fast tier's model 'openai/gpt-4o-mini'");
     expect(run.stderr).toContain('hint: export OPENAI_API_KEY=<your key>');
