@@ -195,6 +195,7 @@ function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): Works
           },
         }),
     stat: (path, options) => fs.stat(path, options),
+    ...(fs.statMany === undefined ? {} : { statMany: fs.statMany.bind(fs) }),
     async list(path, options) {
       // The folder a link led to, when the listing reached another than the path names.
       let real: string | undefined;

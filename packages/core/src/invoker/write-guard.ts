@@ -211,6 +211,7 @@ export function guardWrites(
     readFile: (path, options) => fs.readFile(path, options),
     ...(chunks === undefined ? {} : { readChunks: chunks }),
     stat: (path, options) => fs.stat(path, options),
+    ...(fs.statMany === undefined ? {} : { statMany: fs.statMany.bind(fs) }),
     list: (path, options) => fs.list(path, options),
     async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions) {
       await check(path, true);

@@ -77,6 +77,13 @@ export interface WorkspaceFileSystem {
   readChunks?(path: string, options?: WorkspaceCallOptions): AsyncIterable<Uint8Array>;
   /** `fs.read`: metadata, or `undefined` when the path does not exist. */
   stat(path: string, options?: WorkspaceCallOptions): Promise<WorkspaceStat | undefined>;
+  /**
+   * `fs.read`, optional: the metadata of many paths at once, in order (`undefined` for one that is
+   * missing or outside the workspace), for noting which files a command changed. No symbolic link
+   * is followed at the end of a path (a link reports as itself). Where a backend lacks it, callers
+   * use `stat` path by path.
+   */
+  statMany?(paths: readonly string[], options?: WorkspaceCallOptions): Promise<(WorkspaceStat | undefined)[]>;
   /** `fs.write`: creates or replaces a file (parents created), atomically where the backend can. */
   writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions): Promise<void>;
   /** `fs.write`: removes a file or an empty directory. */

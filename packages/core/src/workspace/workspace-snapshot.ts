@@ -42,6 +42,14 @@ export async function snapshotWorkspace(
   }
   if (files.length > maxFiles) return undefined;
   const out = new Map<string, string>();
+  if (fs.statMany !== undefined) {
+    const stats = await fs.statMany(files, { signal });
+    files.forEach((p, i) => {
+      const s = stats[i];
+      if (s) out.set(p, `${s.size}:${s.mtimeMs}:${s.changeMs ?? ''}`);
+    });
+    return out;
+  }
   for (let i = 0; i < files.length; i += 64)
     await Promise.all(
       files.slice(i, i + 64).map(async (p) => {

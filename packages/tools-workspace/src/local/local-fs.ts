@@ -5,7 +5,7 @@
  * swapped for such links mid-call are all refused before any byte is read or written. Writes are
  * atomic (temp file + rename inside the confirmed folder).
  */
-import { constants, fstatSync } from 'node:fs';
+import { constants, fstatSync, lstatSync } from 'node:fs';
 import { lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import {
   A3sError,
@@ -29,6 +29,9 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /** Bytes `readChunks` reads at a time. */
 const CHUNK_BYTES = 1024 * 1024;
+
+/** Paths `statMany` looks up between two turns of the event loop. */
+const STAT_SLICE = 1_024;
 
 function kindOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): WorkspaceStat['kind'] {
   if (s.isFile()) return 'file';
@@ -228,6 +231,36 @@ export class LocalFileSystem implements WorkspaceFileSystem {
       return rethrow(error, entry.rel);
     } finally {
       await entry.handle.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Metadata of many paths, for change detection: one `lstat` each (no descriptor opened), in
+   * slices so other work runs between them. A path outside the workspace or missing is `undefined`.
+   */
+  async statMany(paths: readonly string[], options?: WorkspaceCallOptions): Promise<(WorkspaceStat | undefined)[]> {
+    const out: (WorkspaceStat | undefined)[] = [];
+    for (let i = 0; i < paths.length; i++) {
+      if (i % STAT_SLICE === 0) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        throwIfAborted(options?.signal, 'stat');
+      }
+      out.push(this.#lstatQuietly(paths[i]!));
+    }
+    return out;
+  }
+
+  #lstatQuietly(path: string): WorkspaceStat | undefined {
+    try {
+      const rel = normalizeWorkspacePath(path, { root: this.root });
+      const s = lstatSync(rel === '' ? this.root : `${this.root}/${rel}`, { throwIfNoEntry: false });
+      if (s === undefined) return undefined;
+      const kind = kindOf(s);
+      return kind === 'file'
+        ? { kind, size: s.size, mtimeMs: s.mtimeMs, changeMs: s.ctimeMs, executable: (s.mode & 0o111) !== 0 }
+        : { kind, size: s.size, mtimeMs: s.mtimeMs, changeMs: s.ctimeMs };
+    } catch {
+      return undefined;
     }
   }
 

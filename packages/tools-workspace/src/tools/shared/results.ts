@@ -100,6 +100,7 @@ function withoutRuntimeState(fs: WorkspaceFileSystem, root: string): WorkspaceFi
       return fs.list(path, reaching(path, options));
     },
     stat: (path, options) => fs.stat(path, options),
+    ...(fs.statMany === undefined ? {} : { statMany: fs.statMany.bind(fs) }),
     writeFile: (path, data, options) => fs.writeFile(path, data, options),
     remove: (path, options) => fs.remove(path, options),
   };
