@@ -7,37 +7,7 @@ import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/index.js';
-import { gone, mcpServer as server, tempRepo, until } from './kit.js';
-
-/** A pack whose tool `hold` waits until the test releases it (the run is then mid-tool). */
-function holdPack() {
-  let release: () => void = () => undefined;
-  let entered: () => void = () => undefined;
-  const inside = new Promise<void>((r) => {
-    entered = r;
-  });
-  const released = new Promise<void>((r) => {
-    release = r;
-  });
-  const pack = defineToolPack({
-    name: 'hold-pack',
-    version: '1.0.0',
-    tools: [
-      defineTool({
-        name: 'hold',
-        description: 'Waits for the test.',
-        tier: 'read',
-        input: z.object({}).strict(),
-        execute: async () => {
-          entered();
-          await released;
-          return { output: 'held', exitCode: 0 };
-        },
-      }),
-    ],
-  });
-  return { pack, inside, release };
-}
+import { gone, holdPack, mcpServer as server, tempRepo, until } from './kit.js';
 
 /** A pack with a `session` resource that is a real child process (its pid recorded). */
 function processPack(failOpen = false) {

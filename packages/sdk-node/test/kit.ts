@@ -1,4 +1,6 @@
 // Shared setup of the SDK tests: a temporary git repository holding a tiny project.
+import { defineTool, defineToolPack } from '@a3s-code/core';
+import { z } from 'zod';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,3 +73,33 @@ export const toolResults = (s: Session): Map<string, RecordedResult> =>
         return [p.tool_call_id, p] as const;
       }),
   );
+
+/** A pack whose tool `hold` waits until the test releases it (the run is then mid-tool). */
+export function holdPack() {
+  let release: () => void = () => undefined;
+  let entered: () => void = () => undefined;
+  const inside = new Promise<void>((r) => {
+    entered = r;
+  });
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  const pack = defineToolPack({
+    name: 'hold-pack',
+    version: '1.0.0',
+    tools: [
+      defineTool({
+        name: 'hold',
+        description: 'Waits for the test.',
+        tier: 'read',
+        input: z.object({}).strict(),
+        execute: async () => {
+          entered();
+          await released;
+          return { output: 'held', exitCode: 0 };
+        },
+      }),
+    ],
+  });
+  return { pack, inside, release };
+}

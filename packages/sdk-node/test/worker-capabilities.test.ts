@@ -8,7 +8,7 @@ import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/index.js';
-import { tempRepo } from './kit.js';
+import { holdPack, tempRepo } from './kit.js';
 
 interface LogLine {
   readonly type: string;
@@ -30,25 +30,7 @@ const workerLines = (dir: string): LogLine[] => {
 describe('a vibe worker and its run’s capability generation', () => {
   it('CAP-07/CAP-09: a worker spawned after a tool was published cannot call it and records the run’s generation', async () => {
     const dir = tempRepo();
-    let release: () => void = () => undefined;
-    let entered: () => void = () => undefined;
-    const inside = new Promise<void>((r) => {
-      entered = r;
-    });
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    const hold = defineTool({
-      name: 'hold',
-      description: 'Waits for the test.',
-      tier: 'read',
-      input: z.object({}).strict(),
-      execute: async () => {
-        entered();
-        await released;
-        return { output: 'held', exitCode: 0 };
-      },
-    });
+    const { pack: holdTools, inside, release } = holdPack();
     let lateRuns = 0;
     const late = defineTool({
       name: 'late',
@@ -73,7 +55,7 @@ describe('a vibe worker and its run’s capability generation', () => {
     ]);
     const agent = await Agent.create({
       model,
-      tools: [defineToolPack({ name: 'hold-pack', version: '1.0.0', tools: [hold] })],
+      tools: [holdTools],
       permissions: { defaultDecision: 'allow' },
     });
     const session = await agent.session(dir, {
