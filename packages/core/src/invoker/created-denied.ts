@@ -46,7 +46,9 @@ async function changedSince(root: string, path: string, startedMs: number): Prom
 
 /**
  * Removes what a command created, since `startedMs`, that the write rules of `policy` cover and
- * that `before` (the files hidden from it when it started) did not hold.
+ * that `before` (the files hidden from it when it started) did not hold. `since` (a
+ * `process.hrtime.bigint()` reading taken after the command ended): a look through the
+ * workspace's folders begun since may serve.
  */
 export async function removeCreatedDenied(
   root: string,
@@ -55,11 +57,12 @@ export async function removeCreatedDenied(
   toolName: string,
   before: ExecHiding,
   startedMs: number,
+  since?: bigint,
 ): Promise<CreatedDenied> {
   let after: ExecHiding;
   try {
     // Other names of kept files are not looked for: a command cannot link to a file kept from it.
-    after = await filesToHide(root, policy, ask, toolName, undefined, true, false);
+    after = await filesToHide(root, policy, ask, toolName, undefined, true, false, since);
   } catch (e) {
     return { removed: [], problem: `the write rules could not be searched again: ${(e as Error).message}` };
   }

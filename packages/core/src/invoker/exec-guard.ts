@@ -66,10 +66,11 @@ export function guardExec(
     snapshots: readonly ConfigSnapshot[] | undefined,
     watched: WatchState | undefined,
     started: number,
+    since?: bigint,
   ): Promise<DeniedWrites | undefined> => {
     const [configured, checked] = await Promise.all([
       mended(snapshots),
-      watched === undefined ? undefined : watch?.after(watched, started),
+      watched === undefined ? undefined : watch?.after(watched, started, since),
     ]);
     return mergeDeniedWrites(configured, checked);
   };
@@ -92,17 +93,21 @@ export function guardExec(
         watch?.before(),
       ]);
       const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
-      const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
+      // The checks after the command share one look through the workspace's folders begun after it ended.
+      let ended = 0n;
+      const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started, ended);
       let result: Awaited<ReturnType<WorkspaceExec['run']>>;
       try {
         const given = env === undefined ? request : { ...request, env: { ...request.env, ...env } };
         result = await exec.run(none ? given : { ...given, hide });
       } catch (e) {
+        ended = process.hrtime.bigint();
         // A command cancelled or failed part way may have created files too.
         if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
-        await mendedAll(before, watched, started).catch(() => undefined);
+        await mendedAll(before, watched, started, ended).catch(() => undefined);
         throw e;
       }
+      ended = process.hrtime.bigint();
       const told = note?.(result);
       const held = heldFilesNote(result, hide, policy, workspace.root, ask);
       const notes = [
@@ -112,10 +117,10 @@ export function guardExec(
       ];
       const noted = notes.length === 0 ? result : { ...result, heldNotes: [...(result.heldNotes ?? []), ...notes] };
       if (!holdsWrites(policy, ask)) {
-        const configured = await mendedAll(before, watched, started);
+        const configured = await mendedAll(before, watched, started, ended);
         return configured === undefined ? noted : { ...noted, deniedWrites: configured };
       }
-      const [created, configured] = await Promise.all([settle(), mendedAll(before, watched, started)]);
+      const [created, configured] = await Promise.all([settle(), mendedAll(before, watched, started, ended)]);
       const own = mergeDeniedWrites(deniedWrites(created), configured);
       // A process the command left running may write after it returned: watched until the end.
       const pids = (result.backgroundProcesses ?? []).map((p) => p.pid);

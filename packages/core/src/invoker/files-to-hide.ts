@@ -199,7 +199,9 @@ async function walk(s: Search, start: Pending): Promise<void> {
  * `toolName` when they cannot all be listed (over `limit` entries to look at). A root that is not
  * a folder on this machine gives nothing to hide. `writesOnly`: only what the write rules cover
  * (all in `unwritable`), whatever the read rules say. `linkNames`: each other name (hard link) in
- * the workspace of a file found is kept the same way (see `link-names.ts`).
+ * the workspace of a file found is kept the same way (see `link-names.ts`). `since` (a
+ * `process.hrtime.bigint()` reading): a look through the workspace's folders begun since serves
+ * the search for the agent's configuration in subfolders.
  */
 export async function filesToHide(
   root: string,
@@ -209,6 +211,7 @@ export async function filesToHide(
   limit = HIDE_SEARCH_LIMIT,
   writesOnly = false,
   linkNames = true,
+  since?: bigint,
 ): Promise<ExecHiding> {
   const realRoot = isAbsolute(root) ? await realpath(root).catch(() => undefined) : undefined;
   if (realRoot === undefined) return { unreadable: [], unwritable: [] };
@@ -242,7 +245,7 @@ export async function filesToHide(
   }
   // The agent's configuration in subfolders, where the policy holds commands to it (searched meanwhile).
   const nested = holdsNestedConfigs(policy)
-    ? nestedConfigs(realRoot).then(
+    ? nestedConfigs(realRoot, undefined, since).then(
         (found) => ({ found }),
         (error: unknown) => ({ error }),
       )

@@ -21,8 +21,12 @@ export interface CommandWatch {
   readonly refusal: string | undefined;
   /** The state before a command. */
   before(): Promise<WatchState>;
-  /** What was put right after a command that started at `started` (milliseconds). */
-  after(state: WatchState, started: number): Promise<DeniedWrites | undefined>;
+  /**
+   * What was put right after a command that started at `started` (milliseconds); `since`, a
+   * `process.hrtime.bigint()` reading taken after it ended, lets a look through the workspace's
+   * folders begun since serve.
+   */
+  after(state: WatchState, started: number, since?: bigint): Promise<DeniedWrites | undefined>;
 }
 
 /**
@@ -42,8 +46,11 @@ export function gitWatch(
       const [pointers] = await Promise.all([snapshotPointers(root, git), prepareNested(root)]);
       return { pointers };
     },
-    async after(state, started) {
-      const [pointers, nested] = await Promise.all([mendPointers(state.pointers), mendNested(root, started, own)]);
+    async after(state, started, since) {
+      const [pointers, nested] = await Promise.all([
+        mendPointers(state.pointers),
+        mendNested(root, started, own, undefined, since),
+      ]);
       const configs =
         nested.restored.length === 0 && nested.problem === undefined
           ? undefined

@@ -5,11 +5,15 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { forgetNested, MAX_FOLDERS, mendNested, prepareNested } from './nested-git-configs.js';
+import { FOLDER_WALK_LIMIT, forgetFolderWalks } from './folder-walk.js';
+import { forgetNested, mendNested, prepareNested } from './nested-git-configs.js';
 
 const base = mkdtempSync(join(tmpdir(), 'a3s-nested-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-afterEach(() => forgetNested());
+afterEach(() => {
+  forgetNested();
+  forgetFolderWalks();
+});
 let n = 0;
 const workspace = (): string => {
   const dir = join(base, `w${n++}`);
@@ -60,6 +64,6 @@ describe("a nested repository's configuration", () => {
     for (let i = 0; i < 6; i++) mkdirSync(join(root, `d${i}`));
     await prepareNested(root);
     expect((await mendNested(root, Date.now(), new Set(), 5)).problem).toMatch(/more than 5 folders in the workspace/);
-    expect(await mendNested(root, Date.now(), new Set(), MAX_FOLDERS)).toEqual({ restored: [] });
+    expect(await mendNested(root, Date.now(), new Set(), FOLDER_WALK_LIMIT)).toEqual({ restored: [] });
   });
 });

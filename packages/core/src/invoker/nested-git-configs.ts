@@ -7,135 +7,85 @@
  * one the command created or changed has what it added under a key git may run taken out again
  * (as for the workspace's own, see `git-config-guard.ts`).
  *
- * Cost: the folders found are kept per workspace with their times and the folders in them; a later
- * look `stat`s each kept folder and lists again only one changed since it was listed, so it costs
- * one `stat` a folder (a few milliseconds a thousand folders; 10,000 took 55 to 100 ms on a busy
- * machine), plus a read of each nested configuration whose file changed. The first look of a
- * workspace lists every folder, before its first command (for what the configurations held then). The look never goes into a git folder, a folder named
- * `node_modules` or a symbolic link, and stops after {@link MAX_FOLDERS} folders (the result says
- * so).
+ * Cost: the look through the folders (`folder-walk.ts`) is shared with the search for the agent's
+ * configuration in subfolders made after the same command; it `lstat`s each folder and lists
+ * again only one changed since it was listed, plus a read of each nested configuration. The first
+ * look of a workspace is made before its first command (for what the configurations held then).
+ * It never goes into a git folder, a folder named `node_modules` or a symbolic link, and fails
+ * over {@link FOLDER_WALK_LIMIT} folders (the result says so).
  */
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { FOLDER_WALK_LIMIT, walkFolders } from './folder-walk.js';
 import { type ConfigSnapshot, mendConfigs, snapshotConfigs } from './git-config-guard.js';
 import { gitFolders } from './git-store.js';
-
-/** Most folders looked at in one look. */
-export const MAX_FOLDERS = 10_000;
-
-// File times come from a coarse clock; a listing made this soon after a change is made again next time.
-const CLOCK_SLACK_MS = 50;
 
 /** Keys git may run that a new repository's configuration holds as made (`core.worktree` of a submodule). */
 const AS_MADE = /^core\.(?:worktree|bare)$/i;
 
-interface Folder {
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly listedAt: number;
-  readonly folders: readonly string[];
-  readonly git: boolean;
-}
-
 interface Index {
-  readonly folders: Map<string, Folder>;
   /** The nested configuration files as they were after the last look. */
   configs: Map<string, ConfigSnapshot>;
 }
 
 const indexes = new Map<string, Index>();
 
-const skipped = (entry: Dirent): boolean =>
-  !entry.isDirectory() || entry.name === '.git' || entry.name === 'node_modules';
-
-/**
- * The folder `dir`, listed again only when it changed since it was last listed. Synchronous: a
- * `stat` takes a few microseconds, where an asynchronous one costs a round trip to the thread pool.
- */
-function folderOf(index: Index, dir: string): Folder | undefined {
-  const s = lstatSync(dir, { throwIfNoEntry: false });
-  if (s === undefined || !s.isDirectory()) {
-    index.folders.delete(dir);
-    return undefined;
-  }
-  const kept = index.folders.get(dir);
-  if (
-    kept !== undefined &&
-    kept.mtimeMs === s.mtimeMs &&
-    kept.ctimeMs === s.ctimeMs &&
-    kept.listedAt - s.ctimeMs > CLOCK_SLACK_MS
-  )
-    return kept;
-  const listedAt = Date.now();
-  let entries: Dirent[];
+/** The real path of `root`, or `root` itself where it has none. */
+function real(root: string): string {
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    return realpathSync(root);
   } catch {
-    entries = [];
+    return root;
   }
-  const folder: Folder = {
-    mtimeMs: s.mtimeMs,
-    ctimeMs: s.ctimeMs,
-    listedAt,
-    folders: entries.filter((e) => !skipped(e)).map((e) => join(dir, e.name)),
-    git: entries.some((e) => e.name === '.git'),
-  };
-  index.folders.set(dir, folder);
-  return folder;
 }
 
-/** The configuration files of the nested repositories under `root` (not its own), and whether all were looked at. */
-function look(
-  index: Index,
-  root: string,
-  limit = MAX_FOLDERS,
-): { readonly files: string[]; readonly complete: boolean } {
+/** The configuration files of the nested repositories under `root` (not its own). */
+async function look(root: string, limit: number, since?: bigint): Promise<string[]> {
   const files = new Set<string>();
-  const seen = new Set<string>();
-  const stack = [root];
-  let complete = true;
-  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
-    if (seen.size >= limit) {
-      complete = false;
-      break;
-    }
-    seen.add(dir);
-    const folder = folderOf(index, dir);
-    if (folder === undefined) continue;
-    if (folder.git && dir !== root) {
-      const found = gitFolders(dir);
-      if (found !== undefined) for (const f of [found.common, found.gitDir]) files.add(join(f, 'config'));
-    }
-    stack.push(...folder.folders);
+  for (const [rel, folder] of await walkFolders(real(root), since, limit)) {
+    if (!folder.git || rel === '') continue;
+    const found = gitFolders(join(root, rel));
+    if (found !== undefined) for (const f of [found.common, found.gitDir]) files.add(join(f, 'config'));
   }
-  if (complete) for (const dir of index.folders.keys()) if (!seen.has(dir)) index.folders.delete(dir);
-  return { files: [...files], complete };
+  return [...files];
 }
 
 /** Makes sure the workspace `root` was looked through once, so a first command's changes are told from what was there. */
 export async function prepareNested(root: string): Promise<void> {
   if (indexes.has(root)) return;
-  const index: Index = { folders: new Map(), configs: new Map() };
-  const { files } = look(index, root);
+  const index: Index = { configs: new Map() };
+  const files = await look(root, FOLDER_WALK_LIMIT).catch(() => []);
   const snaps = await snapshotConfigs(files.map((path) => ({ path, shown: relative(root, path) })));
   index.configs = new Map(snaps.map((s) => [s.path, s]));
   indexes.set(root, index);
 }
 
 /**
- * Looks through the workspace `root` after a command that started at `started` (see the module
+ * Looks through the workspace `root` after a command that started at `started` (ms; see the module
  * comment), but for the files `watched` (mended with the workspace's own), at most `limit` folders: what the command added to a nested repository's configuration under a key git may run
- * is taken out. Returns the files changed so (`pkg/.git/config (diff.external)`), and a problem.
+ * is taken out. With `since` (a `process.hrtime.bigint()` reading taken after the command ended),
+ * a look through the folders begun since is used if there is one. Returns the files changed so
+ * (`pkg/.git/config (diff.external)`), and a problem.
  */
 export async function mendNested(
   root: string,
   started: number,
   watched: ReadonlySet<string>,
-  limit = MAX_FOLDERS,
+  limit = FOLDER_WALK_LIMIT,
+  since?: bigint,
 ): Promise<{ readonly restored: string[]; readonly problem?: string }> {
   await prepareNested(root);
   const index = indexes.get(root)!;
-  const { files, complete } = look(index, root, limit);
+  let files: string[];
+  try {
+    files = await look(root, limit, since);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return {
+      restored: [],
+      problem: `more than ${limit.toLocaleString('en')} folders in the workspace: repositories nested in it were not checked for git settings that run a program`,
+    };
+  }
   const now = await snapshotConfigs(files.map((path) => ({ path, shown: relative(root, path) })));
   const changed: ConfigSnapshot[] = [];
   for (const snap of now) {
@@ -151,11 +101,7 @@ export async function mendNested(
   // What the files hold now (after mending) is what the next command is compared with.
   const after = changed.length === 0 ? now : await snapshotConfigs(now.map(({ path, shown }) => ({ path, shown })));
   index.configs = new Map(after.map((s) => [s.path, s]));
-  const partial = complete
-    ? undefined
-    : `more than ${limit} folders in the workspace: repositories nested past them were not checked for git settings that run a program`;
-  const problem = [mended.problem, partial].filter((p) => p !== undefined).join('; ');
-  return problem === '' ? { restored: mended.restored } : { restored: mended.restored, problem };
+  return mended.problem === undefined ? { restored: mended.restored } : mended;
 }
 
 function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {
