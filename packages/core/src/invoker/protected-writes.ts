@@ -36,6 +36,7 @@ import { gitPointerProblem, pointerRefusal } from './git-pointers.js';
 import type { GitFolders } from './git-store.js';
 import { type CommandWatch, gitWatch } from './git-watch.js';
 import { holdNestedConfigs } from './nested-config.js';
+import { userCodeRules } from './user-code-places.js';
 
 /** The agent's own configuration file, and the CLI's record of trusted folders. */
 const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(~/.a3s/**)'];
@@ -143,17 +144,32 @@ function defaultGlobalConfigs(env: NodeJS.ProcessEnv): string[] {
 const exists = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
 /**
+ * Where git is sent for user settings when there are none: a path under `/dev/null`, which no
+ * process can create (its parent is not a folder), so git reads nothing there and `git config
+ * --global` fails. (`/dev/null` itself would be replaced by the file `git config --global` writes,
+ * for every process of the machine, by a command running as its owner.)
+ */
+export const NO_GLOBAL_GIT_CONFIG = '/dev/null/a3s-no-global-git-config';
+
+/** True when `path` is not a file git may replace as it writes its settings (a device: `/dev/null`). */
+const special = (path: string): boolean => {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  return stat !== undefined && (stat.isCharacterDevice() || stat.isBlockDevice() || stat.isFIFO() || stat.isSocket());
+};
+
+/**
  * The user's and the system's git settings as git would find them when the command starts: a
  * file that does not exist then cannot be made read-only, so git is told not to look for it
- * (`GIT_CONFIG_GLOBAL` names the one that exists, or `/dev/null`; `GIT_CONFIG_NOSYSTEM`), and a
- * `~/.gitconfig` the command writes does not set an alias the same line then runs.
+ * (`GIT_CONFIG_GLOBAL` names the one that exists, or {@link NO_GLOBAL_GIT_CONFIG}, also where the
+ * host names a device such as `/dev/null`; `GIT_CONFIG_NOSYSTEM`), and a `~/.gitconfig` the
+ * command writes does not set an alias the same line then runs.
  */
 function pinnedGitFiles(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   const set = env.GIT_CONFIG_GLOBAL;
   const globals = set !== undefined && set !== '' ? [set] : defaultGlobalConfigs(env);
   const found = globals.filter(exists);
-  if (found.length === 0) out.GIT_CONFIG_GLOBAL = '/dev/null';
+  if (found.length === 0 || special(found[0]!)) out.GIT_CONFIG_GLOBAL = NO_GLOBAL_GIT_CONFIG;
   else if (found.length < globals.length) out.GIT_CONFIG_GLOBAL = found[0]!;
   const system = env.GIT_CONFIG_SYSTEM;
   if (
@@ -278,7 +294,14 @@ function heldPolicy(
   policy: PermissionPolicy,
   env: NodeJS.ProcessEnv,
 ): PermissionPolicy {
-  const rules = [...AGENT_RULES, ...stateFolderRules(root), ...git, ...USER_RULES, ...environmentRules(env)];
+  const rules = [
+    ...AGENT_RULES,
+    ...stateFolderRules(root),
+    ...git,
+    ...USER_RULES,
+    ...userCodeRules(root, env),
+    ...environmentRules(env),
+  ];
   const key = rules.join('\n');
   let byRules = made.get(policy);
   if (byRules === undefined) {
@@ -308,6 +331,6 @@ export function unaskedCommandNote(asking: readonly string[]): (result: Workspac
     if (result.exitCode === 0) return undefined;
     const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
     if (!REFUSED_WRITE.test(text)) return undefined;
-    return `[a command a rule allows without asking cannot change ${ruled}git's hooks, configuration or pointers (.git/hooks, .git/config, .git/commondir, a worktree's .git file, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, in any folder; ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]`;
+    return `[a command a rule allows without asking cannot change ${ruled}git's hooks, configuration or pointers (.git/hooks, .git/config, .git/commondir, a worktree's .git file, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, in any folder; ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...), ~/.ssh, or the programs, packages and toolchain settings in the user's home (~/.local/bin, ~/.local/lib, ~/.cargo/config.toml, ...): they are read-only for it; a command that must change them needs a person's approval]`;
   };
 }
