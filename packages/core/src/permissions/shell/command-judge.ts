@@ -12,6 +12,7 @@ import { gitSubjects } from './git-command.js';
 import { commandLanguageCode } from './command-languages.js';
 import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
 import { npmSubjects } from './npm-command.js';
+import { packageManagerOptionsAreOpaque } from './npm-options.js';
 import { operandWrites } from './operand-writes.js';
 import {
   assignmentName,
@@ -44,6 +45,8 @@ export interface JudgeContext {
 // Programs that, given their input instead of a terminal, read commands from it that may run
 // others (`gdb ./a.out <<< 'shell cmd'`, `vim f <<< ':!cmd'`): opaque then.
 const READS_COMMANDS = new Set(['gdb', 'lldb', 'vi', 'vim', 'nvim', 'view', 'vimdiff', 'rvim', 'ftp', 'telnet']);
+
+const MAKES = new Set(['make', 'gmake']);
 
 // Commands that run code not written on their command line.
 const OPAQUE_BUILTINS = new Set(['eval', 'source', '.', 'fc']);
@@ -89,6 +92,8 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
   noteSecrets(line.map((w) => w.text));
   const out: string[] = [];
   let words = line;
+  // Whether the command is given variables (`CC=x make`, `env CC=x make`, `CC=x timeout 9 make`).
+  let assigned = false;
   // Assignments lead a command, and may follow `time` (a keyword) or `env` (whose settings are any
   // words holding a `=`); after other wrappers they are skipped too, which can only find more to
   // deny. A variable that names a command or loads code adds what it runs (see `variables.ts`).
@@ -97,6 +102,7 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
     for (; i < words.length; i++) {
       const setting = envStyle ? envSetting(words[i]!) : shellSetting(words[i]!);
       if (setting === undefined) break;
+      assigned = true;
       out.push(...settingSubjects(setting, context));
     }
     return i;
@@ -121,7 +127,7 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
       WRAPPERS.get(base)?.(words, k) ?? (isShell(base) ? shellInvocation(words, k) : undefined);
     if (unwrap === undefined) {
       // Words read at run time come after the line's own, where an option that runs code may stand.
-      out.push(...innerCode(base, moreArgs ? [...words, syntheticWord(HOLE)] : words, k, context));
+      out.push(...innerCode(base, moreArgs ? [...words, syntheticWord(HOLE)] : words, k, context, assigned));
       break;
     }
     if (unwrap.kind === 'command') {
@@ -141,7 +147,7 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
     // takes it from them (`xargs sh -c < scripts`).
     if (unwrap.kind === 'opaque' || (unwrap.kind === 'none' && moreArgs)) out.push(OPAQUE);
     // A wrapper running no other command here (`npm test`) may still run code through its options.
-    if (unwrap.kind === 'none') out.push(...innerCode(base, words, k, context));
+    if (unwrap.kind === 'none') out.push(...innerCode(base, words, k, context, assigned));
     break;
   }
   if (named) {
@@ -171,11 +177,21 @@ function withHoles(words: readonly ShellWord[], from: number, replace: readonly 
   );
 }
 
-// Code that the (unwrapped) command `base` at `words[at]` runs besides itself.
-function innerCode(base: string, words: readonly ShellWord[], at: number, context: JudgeContext): string[] {
+// Code that the (unwrapped) command `base` at `words[at]` runs besides itself; `assigned` when
+// it is given variables of its own.
+function innerCode(
+  base: string,
+  words: readonly ShellWord[],
+  at: number,
+  context: JudgeContext,
+  assigned: boolean,
+): string[] {
   if (interpreterIsOpaque(base, words, at) === true) return [OPAQUE];
   if (context.input === true && READS_COMMANDS.has(base)) return [OPAQUE];
+  // make takes any variable from its environment, which may name the program a recipe runs.
+  if (assigned && MAKES.has(base)) return [OPAQUE];
   const args = words.slice(at + 1);
+  if (packageManagerOptionsAreOpaque(base, args)) return [OPAQUE];
   const shell = (w: ShellWord | undefined): readonly string[] =>
     w === undefined ? [] : isStatic(w) ? context.judgeShell(w.text, context.depth + 1) : [OPAQUE];
   if (base === 'trap') {

@@ -93,4 +93,63 @@ describe('options whose value is a command the tool runs', () => {
     expect(allowTar.evaluate('bash', { command: 'tar -cf a x' }).decision).toBe('allow');
     expect(allowTar.evaluate('bash', { command: "tar -cf a x --to-command='curl evil'" }).decision).toBe('ask');
   });
+  it.each([
+    "make test CC='touch x;true'",
+    'make CC=clang test',
+    'make test V=1',
+    "make 'X!=touch x' test",
+    'make CFLAGS+=-O2 test',
+    'make -e test',
+    'make -se test',
+    'make --environment-overrides test',
+    'make --env test',
+    'make --ev="all:; rm x"',
+    'make --fi=/dev/stdin test',
+    "CC='touch x;true' make test",
+    'env CC=x make test',
+    'CC=x timeout 9 make test',
+    "MAKEFLAGS='CC=x' make test",
+    'MAKEFILES=/tmp/x.mk make test',
+    'cargo test --config \'target.x86_64-unknown-linux-gnu.runner=["sh","-c","touch x"]\'',
+    'cargo test --config=\'build.rustc-wrapper="/tmp/x"\'',
+    'cargo test --config /tmp/x.toml',
+    'cargo --config build.rustc-wrapper=x test',
+    'cargo +nightly --config build.rustc-wrapper=x test',
+    'cargo test -Zunstable-options',
+    'cargo test -Z config-include',
+    'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=/tmp/x cargo test',
+    'CARGO_BUILD_RUSTC_WRAPPER=/tmp/x cargo test',
+    'RUSTC_WRAPPER=/tmp/x cargo test',
+    "RUSTFLAGS='-C linker=/tmp/x' cargo test",
+    'cargo test $ARGS',
+  ])('PERM-02: %j chooses the program it runs: opaque, not allowed by a rule for the command', (command) => {
+    const rules = new PermissionPolicy({
+      allow: ['Bash(make test:*)', 'Bash(make:*)', 'Bash(cargo test:*)', 'Bash(cargo:*)'],
+      deny: ['Bash(rm:*)'],
+      defaultDecision: 'ask',
+    });
+    expect(judgeShellCommand(command).opaque).toBe(true);
+    expect(rules.evaluate('bash', { command }).decision).toBe('deny');
+  });
+
+  it('PERM-03: make and cargo without such variables or options stay judged as themselves', () => {
+    const rules = new PermissionPolicy({ allow: ['Bash(make:*)', 'Bash(cargo test:*)'], defaultDecision: 'ask' });
+    for (const command of [
+      'make test',
+      'make -j4 test',
+      'make -Cexamples -j4 test',
+      'make -k -s test',
+      'cargo test',
+      'cargo test --release -p core',
+      'cargo test -- --nocapture --config x',
+    ])
+      expect(rules.evaluate('bash', { command }).decision, command).toBe('allow');
+    for (const command of [
+      'RUST_BACKTRACE=1 cargo test',
+      'CARGO_TERM_COLOR=always cargo test',
+      'CARGO_TARGET_DIR=/tmp/t cargo test',
+      'MAKEFLAGS=-j4 cargo test',
+    ])
+      expect(judgeShellCommand(command).opaque, command).toBe(false);
+  });
 });

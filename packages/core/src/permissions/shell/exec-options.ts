@@ -5,7 +5,8 @@
  * `go test -exec CMD`, `make SHELL=CMD`, `rg --pre CMD`, `sort --compress-program=CMD`,
  * `split --filter=CMD`. The judge sees each such value as the shell code it is, so `Bash(rm:*)`
  * holds for `tar … --checkpoint-action=exec='rm x'` as for `sh -c 'rm x'`; a word made at run time
- * where such an option may stand makes the command opaque.
+ * where such an option may stand makes the command opaque. Options that make what runs unknown
+ * (`make CC=CMD`, `make -e`, `cargo --config KEY=VALUE`, `cargo -Z …`) make it opaque too.
  */
 import { HOLE, isStatic, type ShellWord } from './shell-word.js';
 
@@ -22,6 +23,14 @@ interface ExecOptions {
   readonly command?: (option: string, value: string) => string | null | undefined;
   /** Variables whose value, given as an argument (`make SHELL=CMD`), is a command. */
   readonly assignments?: readonly string[];
+  /** Whether any other argument holding `=` sets a variable that may name what runs (`make CC=CMD`): opaque. */
+  readonly anyAssignment?: boolean;
+  /** Options that make what runs unknown, with a value or without (`make -e`, `cargo --config`). */
+  readonly opaque?: { readonly long: readonly string[]; readonly short: string };
+  /** Whether a long option may be cut short to a prefix of its name, as GNU's getopt reads it. */
+  readonly abbreviated?: boolean;
+  /** Short options (letters) whose value may be attached, ending a bundle (`make -Cdir`, `-j4`). */
+  readonly valued?: string;
 }
 
 const TAR: ExecOptions = {
@@ -35,10 +44,16 @@ const SSH: ExecOptions = {
   command: (_option, value) => /^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*(.*)$/is.exec(value)?.[1],
 };
 
+// Any variable set on the command line (`CC=…`), or the environment overriding the makefile's own
+// (`-e`), may name the program a recipe runs.
 const MAKE: ExecOptions = {
   long: ['eval', 'file', 'makefile'],
   short: ['E', 'f'],
   assignments: ['SHELL'],
+  anyAssignment: true,
+  opaque: { long: ['environment-overrides'], short: 'e' },
+  abbreviated: true,
+  valued: 'CIjlOoW',
   command: (option, value) => {
     if (option === 'eval' || option === 'E') return null;
     if (option === 'SHELL') return value;
@@ -76,7 +91,16 @@ const TABLE: ReadonlyMap<string, ExecOptions> = new Map([
   // The shell make runs each recipe with; rules made on the command line or read from the input.
   ['make', MAKE],
   ['gmake', MAKE],
+  // cargo's configuration given on its command line (a runner, a rustc wrapper, a linker), and its
+  // unstable flags, some of which load configuration or scripts.
+  ['cargo', { long: [], short: [], opaque: { long: ['config'], short: 'Z' } }],
 ]);
+
+// The long option of `names` that `name` stands for: itself, or, when `abbreviated`, the options it begins.
+function longOption(spec: ExecOptions, names: readonly string[], name: string): string | undefined {
+  if (names.includes(name)) return name;
+  return spec.abbreviated === true ? names.find((n) => n.startsWith(name)) : undefined;
+}
 
 /**
  * True when `word` may be, or may split into, an option at run time: it starts with an expansion
@@ -117,10 +141,19 @@ export function execOptionValues(base: string, args: readonly ShellWord[]): Exec
       take(assigned[1]!, args[i], assigned[2]);
       continue;
     }
+    if (spec.anyAssignment === true && !text.startsWith('-') && text.includes('=')) {
+      out.push(null);
+      continue;
+    }
     const long = /^--([a-z-]+)(?:=(.*))?$/s.exec(text);
-    if (long !== null && spec.long.includes(long[1]!)) {
-      if (long[2] !== undefined) take(long[1]!, args[i], long[2]);
-      else take(long[1]!, args[++i], undefined);
+    if (long !== null && longOption(spec, spec.opaque?.long ?? [], long[1]!) !== undefined) {
+      out.push(null);
+      continue;
+    }
+    const option = long === null ? undefined : longOption(spec, spec.long, long[1]!);
+    if (long !== null && option !== undefined) {
+      if (long[2] !== undefined) take(option, args[i], long[2]);
+      else take(option, args[++i], undefined);
       continue;
     }
     if (!text.startsWith('-') || text.startsWith('--')) continue;
@@ -135,6 +168,11 @@ export function execOptionValues(base: string, args: readonly ShellWord[]): Exec
     // itself another option's value only makes the judge look at more, never at less.
     for (let j = 1; j < text.length; j++) {
       const letter = text[j]!;
+      if (spec.opaque?.short.includes(letter) === true) {
+        out.push(null);
+        break;
+      }
+      if (spec.valued?.includes(letter) === true) break;
       if (!spec.short.includes(letter)) continue;
       if (j === text.length - 1) take(letter, args[++i], undefined);
       else take(letter, args[i], text.slice(j + 1));

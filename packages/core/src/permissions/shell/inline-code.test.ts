@@ -152,3 +152,65 @@ describe('plain inline code', () => {
       expect(cell.evaluate('cell', {}, undefined, [command]), command).toEqual({ decision: 'allow', rule: 'cell' });
   });
 });
+
+// `python -c` and `python -m` look a module up in the working folder first: a module other than a
+// standard-library one may be a file the line has just written, which then runs unasked.
+const OWN_MODULES: readonly string[] = [
+  py("open('m.py','w').write(bytes.fromhex('00').decode()); import m"),
+  py('import m'),
+  py('import json, m'),
+  py('import json as j, m as n'),
+  py('import m.sub'),
+  py('from m import x'),
+  py('from m.sub import x'),
+  py('from . import x'),
+  py('if True: import m'),
+  py('import json\nimport m'),
+  py('x = 1;import m'),
+  py('import json, \\\n  m'),
+  py("__import__('m')"),
+  py("import importlib; importlib.import_module('m')"),
+  py('import tkinter'),
+  'python3 -m m',
+  'python3 -mm',
+  'python3 -B -m m',
+  'python3 -Bm m',
+  'python3 -m m.sub',
+  'python3 -m timeit "1"',
+  'python3 -m pdb x.py',
+  'python3 -m pydoc m',
+  'python3 -m "$M"',
+];
+
+describe('Python code importing a module of the working folder', () => {
+  it.each(OWN_MODULES)('is opaque: %s', (command) => {
+    expect(judgeShellCommand(command).opaque).toBe(true);
+  });
+
+  it('PERM-02: a rule allowing `python3 -c` or `python3 -m` does not run it unasked', () => {
+    const policy = new PermissionPolicy({
+      allow: ['Bash(python3 -c:*)', 'Bash(python3 -m:*)', 'Bash(python3 -B:*)'],
+      deny: ['Bash(rm:*)'],
+      defaultDecision: 'ask',
+    });
+    for (const command of OWN_MODULES) expect(policy.evaluate('bash', { command }).decision, command).toBe('deny');
+  });
+
+  it('PERM-03: standard-library imports and well-known tools stay judged by the interpreter', () => {
+    for (const command of [
+      py('from json import dumps; print(dumps(1))'),
+      py('from collections.abc import Mapping'),
+      py('from __future__ import annotations'),
+      py('import json  # and m'),
+      py("print('import m from here')"),
+      py('import sys\nfor x in sys.argv: print(x)'),
+      'python3 -m json.tool a.json',
+      'python3 -m http.server 8000',
+      'python3 -m pytest -q',
+      'python3 -m pip list',
+      'python3 -m venv .venv',
+      'python3 -m unittest discover',
+    ])
+      expect(judgeShellCommand(command).opaque, command).toBe(false);
+  });
+});

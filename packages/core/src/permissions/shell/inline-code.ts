@@ -11,6 +11,7 @@
  * few known ones (PHP), or an escape in a JavaScript identifier makes the code opaque. Plain code
  * (`print(1+1)`, `import json`, `console.log(JSON.stringify({a:1}))`) is not.
  */
+import { PYTHON_STDLIB } from './python-modules.js';
 
 /** The languages whose inline code is read here. */
 export type CodeLanguage = 'python' | 'javascript' | 'perl' | 'ruby' | 'php' | 'lua';
@@ -87,13 +88,24 @@ const PYTHON_MODULES = new Set([
   'zipimport',
 ]);
 
-/** The top-level names of the modules Python code imports. */
+/**
+ * The top-level names of the modules Python code imports (`import a.b, c as d`, `from a.b import
+ * x`), read where a statement may begin; a relative import (`from . import x`) names none.
+ */
 function pythonImports(code: string): string[] {
+  const text = code.replace(/\\\r?\n/g, ' ');
   const out: string[] = [];
-  for (const m of code.matchAll(/\bfrom\s+([A-Za-z_]\w*)/g)) out.push(m[1]!);
-  for (const m of code.matchAll(/\bimport\s+([\w.\s,]+)/g))
+  for (const m of text.matchAll(/(?:^|[\n\r;:])\s*from\s+(\.*)([\w.]*)/g))
+    out.push(m[1] === '' ? m[2]!.split('.')[0]! : '.');
+  for (const m of text.matchAll(/(?:^|[\n\r;:])\s*import\s+([^;\n\r#]*)/g))
     for (const part of m[1]!.split(',')) out.push(part.trim().split(/[.\s]/)[0]!);
   return out;
+}
+
+// Each module imported is a standard-library one: another may be a file in the working folder,
+// which `python -c` looks in first (see `python-modules.ts`).
+function pythonImportsKnown(code: string): boolean {
+  return pythonImports(code).every((m) => PYTHON_STDLIB.has(m) && !PYTHON_MODULES.has(m));
 }
 
 /** JavaScript modules known not to start processes or load code (with or without `node:`). */
@@ -196,9 +208,7 @@ function opaqueText(language: CodeLanguage, text: string): boolean {
   if (SPAWNS.test(text)) return true;
   switch (language) {
     case 'python':
-      return (
-        PYTHON_DYNAMIC.test(text) || pythonPrivateName(text) || pythonImports(text).some((m) => PYTHON_MODULES.has(m))
-      );
+      return PYTHON_DYNAMIC.test(text) || pythonPrivateName(text) || !pythonImportsKnown(text);
     case 'javascript':
       return JS_DYNAMIC.test(text) || !jsModulesKnown(text);
     case 'perl':

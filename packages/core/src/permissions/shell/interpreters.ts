@@ -4,11 +4,13 @@
  * interpreters (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, `lua -e`, `awk`) are judged
  * by their own name, except that code read from input or computed at run time, inline code that
  * starts processes, evaluates code or looks a process call up by a name made at run time (see
- * `inline-code.ts`), and a module given inline to preload (`node --import data:…`), is opaque: it
- * could run anything.
+ * `inline-code.ts`), a module given inline to preload (`node --import data:…`), and a Python
+ * module run with `-m` that is not a known one (see `python-modules.ts`), is opaque: it could run
+ * anything.
  */
 import { readAwk } from './awk-program.js';
 import { type CodeLanguage, inlineCodeIsOpaque } from './inline-code.js';
+import { pythonModuleRunIsOpaque } from './python-modules.js';
 import { isStatic, type ShellWord } from './shell-word.js';
 import type { Unwrap } from './wrappers.js';
 
@@ -62,8 +64,10 @@ interface Language {
   readonly attached?: string;
   /** Long options taking a value. */
   readonly longValued?: readonly string[];
-  /** Options after which nothing is read as code (`--version`, `-m module`). */
+  /** Options after which nothing is read as code (`--version`). */
   readonly noCode: readonly string[];
+  /** Short options whose value is a module to run (`python -m pytest`), judged by `pythonModuleRunIsOpaque`. */
+  readonly module?: string;
 }
 
 const LANGUAGES: readonly Language[] = [
@@ -71,8 +75,9 @@ const LANGUAGES: readonly Language[] = [
     name: /^(?:python[0-9.]*|pypy[0-9.]*)$/,
     language: 'python',
     code: 'c',
-    valued: 'WXm',
-    noCode: ['-V', '--version', '--help', '-h', '-m'],
+    valued: 'WX',
+    module: 'm',
+    noCode: ['-V', '--version', '--help', '-h'],
   },
   {
     name: /^(?:node|nodejs|bun)$/,
@@ -140,6 +145,7 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
       if (lang.attached?.includes(letter)) break;
       if (lang.code.includes(letter))
         return codeIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1], lang.language);
+      if (lang.module?.includes(letter)) return moduleIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1]);
       if (lang.valued.includes(letter)) {
         const value = c + 1 < t.length ? t.slice(c + 1) : words[i + 1];
         if (lang.language === 'javascript' && letter === 'r' && inlineModule(value)) return true;
@@ -150,6 +156,13 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
   }
   // No script and no inline code: the program is read from the input.
   return true;
+}
+
+// A module `python -m` runs: one not known may be a file in the working folder (see `python-modules.ts`).
+function moduleIsOpaque(value: string | ShellWord | undefined): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'string' && !isStatic(value)) return true;
+  return pythonModuleRunIsOpaque(typeof value === 'string' ? value : value.text);
 }
 
 // A module to preload given as its code (`data:…`), or as a word made at run time.

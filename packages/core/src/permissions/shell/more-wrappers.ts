@@ -97,7 +97,7 @@ const npxSpec: OptionSpec = {
   valued: 'pc',
   long: {
     ...flagsOnly('yes', 'no', 'quiet', 'ignore-existing', 'prefer-offline', 'prefer-online', 'offline', 'silent'),
-    ...valued('package', 'call', 'c', 'workspace', 'registry', 'cache', 'userconfig', 'loglevel'),
+    ...valued('package', 'call', 'c', 'workspace', 'registry', 'cache', 'loglevel'),
   },
 };
 
