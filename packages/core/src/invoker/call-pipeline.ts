@@ -90,6 +90,8 @@ type Governed =
       readonly result: ToolResult;
       readonly permission: PermissionOutcome;
       readonly changes: readonly ChangeRecordEntry[];
+      /** The tool's tier may change the workspace (an empty record then says the call did not). */
+      readonly byTier: boolean;
     }
   | {
       readonly ok: false;
@@ -147,7 +149,7 @@ async function govern(
   let args = checked.args;
   // The re-run of a call a crash interrupted: arguments that fail validation failed it then too;
   // past this point the attempt may have run, whatever this one does (a refusal now undoes nothing).
-  if (frame.interrupted === true && frame.depth === 0) frame.changes.interrupted(request.id, name, mayChange(tool));
+  if (frame.interrupted === true && frame.depth === 0) frame.changes.interrupted(request.id, name, mayChange(tool, args));
 
   if (frame.depth > k.maxDepth)
     return {
@@ -200,7 +202,7 @@ async function govern(
   let result: ToolResult;
   let ran = false;
   const onRunning = (): void => {
-    tracker?.running(mayChange(tool));
+    tracker?.running(mayChange(tool, args));
     entry.state = 'running';
     ran = true;
   };
@@ -219,10 +221,10 @@ async function govern(
   } catch (e) {
     // The call was permitted; a failure while it ran (timeout, cancellation, a throw) keeps that record.
     const error = A3sError.isInstance(e) ? e : new ToolExecutionError(name, e);
-    return { ok: false, error, permission, changes: ran ? failedChanges(request.id, tool, error) : [] };
+    return { ok: false, error, permission, changes: ran ? failedChanges(request.id, tool, error, args) : [] };
   }
   // The tool's own report is what it changed, whatever a post-hook makes of the result.
-  const changes = resultChanges(request.id, tool, result);
+  const changes = resultChanges(request.id, tool, result, args);
   try {
     for (const hook of k.hooks.post) {
       const replaced = checkPostHookResult(hook.name, await hook.after(hookCall(args), result));
@@ -231,7 +233,7 @@ async function govern(
   } catch (e) {
     return { ok: false, error: A3sError.isInstance(e) ? e : new ToolExecutionError(name, e), permission, changes };
   }
-  return { ok: true, result, permission, changes };
+  return { ok: true, result, permission, changes, byTier: mayChange(tool) };
 }
 
 /** Runs one call through the whole kernel. Always resolves. */
@@ -258,6 +260,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
     });
   const tracker = frame.depth > 0 ? frame.changes.track(call.id, call.name) : undefined;
   let changes: readonly ChangeRecordEntry[] = [];
+  let byTier = false;
   let outcome: ToolInvocationResult;
   try {
     const governed = await govern(k, frame, request, entry, tracker).catch(
@@ -268,6 +271,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
     );
     changes = governed.changes ?? [];
     if (governed.ok) {
+      byTier = governed.byTier && governed.result.exitCode === 0;
       const r = governed.result;
       const safe = k.security.sanitizeOutput(r.output, { toolName: call.name, callId: call.id });
       // Most outputs are well under the cap: no artifact, and no extra turn of the event loop's queue.
@@ -306,6 +310,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
     metadata: withChangeRecord(
       k.security.sanitizeMetadata?.(safeMetadata, { toolName: call.name, callId: call.id }) ?? safeMetadata,
       tracker ? undefined : [...changes, ...frame.changes.seal()],
+      byTier,
     ),
   };
   if (quiet) return outcome;

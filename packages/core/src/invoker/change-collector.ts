@@ -20,6 +20,7 @@ import {
   type ChangeRecordEntry,
 } from '../gate/change-record.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
+import { callCapabilities } from './call-capabilities.js';
 
 /** Codes of errors that refuse a call before it acts: such a failure changed nothing. */
 const REFUSALS: ReadonlySet<string> = new Set([
@@ -55,9 +56,14 @@ export function markDelegatingTool<T extends Tool>(tool: T): T {
   return tool;
 }
 
-/** True when a call of `tool` may change the workspace. */
-export function mayChange(tool: Tool): boolean {
-  return tool.tier === 'write' || tool.tier === 'exec' || delegating.has(tool);
+/**
+ * True when a call of `tool` may change the workspace: its tier says so, unless the call's own
+ * capabilities (for its validated `args`, when given) say it only reads (`git status`, an `edit`
+ * dry run).
+ */
+export function mayChange(tool: Tool, args?: unknown): boolean {
+  if (!(tool.tier === 'write' || tool.tier === 'exec' || delegating.has(tool))) return false;
+  return args === undefined || tool.capabilitiesFor === undefined || !callCapabilities(tool, args).readOnly;
 }
 
 /** A unique reference of one call in the log: its id and a random nonce (ids may repeat across turns). */
@@ -70,27 +76,27 @@ export function changeRef(callId: string): string {
  * a successful call of a tool that may change the workspace, or any call of an exec-tier tool
  * (a cell, a debuggee or a command may write before it fails).
  */
-function unreportedIsChange(tool: Tool, result: ToolResult): boolean {
-  return result.exitCode === 0 ? mayChange(tool) : tool.tier === 'exec';
+function unreportedIsChange(tool: Tool, result: ToolResult, args: unknown): boolean {
+  return result.exitCode === 0 ? mayChange(tool, args) : tool.tier === 'exec' && mayChange(tool, args);
 }
 
-/** The changes of one call that ran to a result (after post-hooks). */
-export function resultChanges(callId: string, tool: Tool, result: ToolResult): ChangeRecordEntry[] {
+/** The changes of one call (with validated `args`) that ran to a result (after post-hooks). */
+export function resultChanges(callId: string, tool: Tool, result: ToolResult, args?: unknown): ChangeRecordEntry[] {
   const m: Readonly<Record<string, unknown>> = result.metadata ?? {};
   // Nothing reported (the common case): skip the random reference unless an entry needs it.
   if (m.changes === undefined && m.changed_files === undefined && m.changed_paths === undefined)
-    return unreportedIsChange(tool, result) ? [unknownChange(callId, tool.name, changeRef(callId))] : [];
+    return unreportedIsChange(tool, result, args) ? [unknownChange(callId, tool.name, changeRef(callId))] : [];
   const ref = changeRef(callId);
   const reported = reportedChanges(result.metadata, ref);
   if (reported.kind === 'changes')
     return reported.changes.map((c) => ({ call_id: callId, tool: tool.name, path: c.path, digest: c.digest }));
-  if (reported.kind === 'unknown' || unreportedIsChange(tool, result)) return [unknownChange(callId, tool.name, ref)];
+  if (reported.kind === 'unknown' || unreportedIsChange(tool, result, args)) return [unknownChange(callId, tool.name, ref)];
   return [];
 }
 
-/** The changes of a call that started running and ended without a result (a throw, a timeout, a cancellation). */
-export function failedChanges(callId: string, tool: Tool, error: A3sError): ChangeRecordEntry[] {
-  if (REFUSALS.has(error.code) || unchanged.has(error) || !mayChange(tool)) return [];
+/** The changes of a call (with validated `args`) that started running and ended without a result (a throw, a timeout, a cancellation). */
+export function failedChanges(callId: string, tool: Tool, error: A3sError, args?: unknown): ChangeRecordEntry[] {
+  if (REFUSALS.has(error.code) || unchanged.has(error) || !mayChange(tool, args)) return [];
   return [unknownChange(callId, tool.name, changeRef(callId))];
 }
 
@@ -194,14 +200,21 @@ export class ChangeCollector {
   }
 }
 
-/** Result metadata with the kernel's record in place of anything the tool put under its key. */
+/**
+ * Result metadata with the kernel's record in place of anything the tool put under its key. An
+ * empty record is kept only where `keepEmpty` (a call of a tool whose tier may change the
+ * workspace, that changed nothing: the ledger would otherwise count it as an unknown change).
+ */
 export function withChangeRecord(
   metadata: Readonly<Record<string, unknown>>,
   record: readonly ChangeRecordEntry[] | undefined,
+  keepEmpty = false,
 ): Readonly<Record<string, unknown>> {
-  if (!(CHANGE_RECORD_KEY in metadata) && (record === undefined || record.length === 0)) return metadata;
+  const empty = record === undefined || record.length === 0;
+  if (!(CHANGE_RECORD_KEY in metadata) && empty && !(keepEmpty && record !== undefined)) return metadata;
   const { [CHANGE_RECORD_KEY]: _forged, ...rest } = metadata;
-  return record === undefined || record.length === 0 ? rest : { ...rest, [CHANGE_RECORD_KEY]: [...record] };
+  if (record === undefined || (empty && !keepEmpty)) return rest;
+  return { ...rest, [CHANGE_RECORD_KEY]: [...record] };
 }
 
 /** The changes already recorded under the top-level call a tool context runs in (bound by the kernel). */
