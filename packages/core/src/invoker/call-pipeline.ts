@@ -149,7 +149,8 @@ async function govern(
   let args = checked.args;
   // The re-run of a call a crash interrupted: arguments that fail validation failed it then too;
   // past this point the attempt may have run, whatever this one does (a refusal now undoes nothing).
-  if (frame.interrupted === true && frame.depth === 0) frame.changes.interrupted(request.id, name, mayChange(tool, args));
+  if (frame.interrupted === true && frame.depth === 0)
+    frame.changes.interrupted(request.id, name, mayChange(tool, args));
 
   if (frame.depth > k.maxDepth)
     return {

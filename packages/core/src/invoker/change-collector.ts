@@ -90,7 +90,8 @@ export function resultChanges(callId: string, tool: Tool, result: ToolResult, ar
   const reported = reportedChanges(result.metadata, ref);
   if (reported.kind === 'changes')
     return reported.changes.map((c) => ({ call_id: callId, tool: tool.name, path: c.path, digest: c.digest }));
-  if (reported.kind === 'unknown' || unreportedIsChange(tool, result, args)) return [unknownChange(callId, tool.name, ref)];
+  if (reported.kind === 'unknown' || unreportedIsChange(tool, result, args))
+    return [unknownChange(callId, tool.name, ref)];
   return [];
 }
 
