@@ -65,4 +65,14 @@ describe('a look through the folders of a workspace', () => {
     expect(walk.get('pkg/.a3s')?.configs).toEqual(['agents']);
     await expect(walkFolders(root, undefined, 3)).rejects.toThrow(RangeError);
   });
+
+  it('over its limit, fails at once for a while instead of walking the whole workspace again', async () => {
+    const root = tree();
+    await expect(walkFolders(root, undefined, 6)).rejects.toThrow(RangeError);
+    // Under the limit now, but a look so soon after fails as the last one did (the safe side).
+    rmSync(join(root, 'pkg'), { recursive: true });
+    await expect(walkFolders(root, undefined, 6)).rejects.toThrow(RangeError);
+    forgetFolderWalks();
+    expect((await walkFolders(root, undefined, 6)).size).toBe(4);
+  });
 });

@@ -9,7 +9,9 @@
  * `lstat`s each folder once and lists again only those changed since, or changed too shortly
  * before the last listing to be sure of it. The look runs in slices of {@link SLICE} folders,
  * letting other work run between them. Over {@link FOLDER_WALK_LIMIT} folders it fails with a
- * `RangeError`. Symbolic links, `.git` and `node_modules` folders are not entered.
+ * `RangeError`, and for the next 30 seconds a look of that workspace fails at once (a refusal,
+ * where it matters, is the safe side). Symbolic links, `.git` and `node_modules` folders are not
+ * entered.
  */
 import { type BigIntStats, type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { CONFIG_FILE_NAMES } from '../config/load-config.js';
@@ -77,6 +79,10 @@ const REMEMBERED = 8;
 const SLICE = 512;
 
 const indexes = new Map<string, FolderWalk>();
+/** When a look of each workspace last found it over the limit (`Date.now()`). */
+const overLimit = new Map<string, number>();
+// For so long after a look found a workspace over the limit, a look fails at once (as it would again).
+const OVER_LIMIT_MS = 30_000;
 /** The last look begun of each workspace, with when it began (`process.hrtime`). */
 const lastLooks = new Map<string, { readonly began: bigint; readonly walk: Promise<FolderWalk> }>();
 
@@ -94,6 +100,9 @@ function remember<T>(map: Map<string, T>, root: string, value: T): void {
  */
 export function walkFolders(root: string, since?: bigint, limit = FOLDER_WALK_LIMIT): Promise<FolderWalk> {
   const base = root.replace(/\/+$/, '');
+  const over = overLimit.get(`${limit}\0${base}`);
+  if (over !== undefined && Date.now() - over < OVER_LIMIT_MS)
+    return Promise.reject(new RangeError(`more than ${limit} folders`));
   const last = lastLooks.get(base);
   if (since !== undefined && limit === FOLDER_WALK_LIMIT && last !== undefined && last.began >= since) return last.walk;
   const began = process.hrtime.bigint();
@@ -108,6 +117,7 @@ export function walkFolders(root: string, since?: bigint, limit = FOLDER_WALK_LI
 export function forgetFolderWalks(): void {
   indexes.clear();
   lastLooks.clear();
+  overLimit.clear();
 }
 
 const fresh = (was: WalkedFolder | undefined, st: BigIntStats): was is WalkedFolder =>
@@ -125,7 +135,13 @@ async function look(base: string, limit: number): Promise<FolderWalk> {
   while (level.length > 0) {
     const deeper: typeof level = [];
     for (const { rel, state } of level) {
-      if (++seen > limit) throw new RangeError(`more than ${limit} folders`);
+      if (++seen > limit) {
+        // What was listed is kept (a later look lists again only what changed), and for a while
+        // a look fails at once: a workspace this large does not shrink between two commands.
+        remember(indexes, base, new Map([...(old ?? []), ...next]));
+        remember(overLimit, `${limit}\0${base}`, Date.now());
+        throw new RangeError(`more than ${limit} folders`);
+      }
       if (seen % SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       const abs = rel === '' ? base : `${base}/${rel}`;
       const st = lstatQuietly(abs);
