@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 // The `a3s` executable.
 import { main } from './main.js';
+import { currentFolder } from './missing-folder.js';
 import { pipeOut } from './pipe-out.js';
 
 const stdout = pipeOut(process.stdout);
 const stderr = pipeOut(process.stderr);
+// The folder may have been deleted while a shell stood in it: `process.cwd()` then throws.
+const cwd = currentFolder();
 const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   stdinPiped: piped(),
   stdout: stdout.out,
   stderr: stderr.out,
   env: process.env,
-  cwd: process.cwd(),
+  cwd: cwd ?? '/',
+  ...(cwd === undefined ? { cwdGone: true } : {}),
   stdoutClosed: stdout.closed,
   watchStdoutReader: stdout.watchReader,
 });

@@ -17,7 +17,14 @@ export interface Io {
   readonly stdout: Out;
   readonly stderr: Out;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The folder the command starts in (a placeholder when {@link cwdGone} is set). */
   readonly cwd: string;
+  /**
+   * True when the folder the process started in no longer exists (it was deleted while a shell
+   * stood in it): `--help` and `--version` still answer, a command runs on an absolute `-C <dir>`
+   * (which then replaces {@link cwd}), and anything else is refused with exit code 2.
+   */
+  readonly cwdGone?: boolean;
   /**
    * Aborted when stdout's reader went away (`a3s run --json | head -1`): a run in progress is
    * interrupted and closed, and the command ends quietly with exit code 0.

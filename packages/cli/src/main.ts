@@ -9,6 +9,7 @@ import { isAbsolute } from 'node:path';
 import { EXIT, exitCodeOf, UsageError } from './errors.js';
 import { errorJson } from './event-json.js';
 import type { Io } from './io.js';
+import { folderWithoutCwd } from './missing-folder.js';
 import { cliVersion } from './version.js';
 
 /** The top-level help. */
@@ -86,14 +87,27 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stderr.write(`a3s: ${await terminalSafe(unknownCommand(name, rest))}\n`);
     return EXIT.usage;
   }
+  const args = explicit ? rest : argv;
+  const wantsHelp = args.includes('--help') || args.includes('-h');
+  let folderIo = io;
+  if (io.cwdGone === true && !wantsHelp) {
+    // No folder to start from: only an absolute -C names one.
+    const folder = folderWithoutCwd(name, args, VALUE_FLAGS);
+    if ('problem' in folder) {
+      io.stderr.write(`a3s: ${await terminalSafe(folder.problem)}\n`);
+      if ((name === 'run' || name === 'replay') && jsonRequested(args))
+        io.stdout.write(`${errorJson('CLI_USAGE', folder.problem, [], EXIT.usage)}\n`);
+      return EXIT.usage;
+    }
+    folderIo = { ...io, cwd: folder.cwd };
+  }
   let code: number;
   try {
-    const args = explicit ? rest : argv;
-    if (!args.includes('--help') && !args.includes('-h')) checkA3sHome(io.env);
+    if (!wantsHelp) checkA3sHome(io.env);
     const command = await load();
-    code = await command(explicit ? rest : argv, io);
+    code = await command(args, folderIo);
   } catch (e) {
-    code = await reportError(name, e, io, explicit, explicit ? rest : argv);
+    code = await reportError(name, e, folderIo, explicit, args);
   }
   // A reader that went away (`| head`) interrupted the run: that is not a failure.
   return io.stdoutClosed?.aborted === true && code === EXIT.cancelled ? EXIT.ok : code;

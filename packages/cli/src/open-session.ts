@@ -44,13 +44,21 @@ export interface OpenedSession {
   close(): Promise<void>;
 }
 
-/** The agent of the flags: their model (or the workspace's config file, or `A3S_MODEL`). */
-export async function agentFor(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>): Promise<Agent> {
+/**
+ * The agent of the flags: their model (or the workspace's config file, or `A3S_MODEL`). `uses`:
+ * the only keys of the workspace's config file the command acts on, when it acts on fewer than a
+ * session (see {@link checkWorkspaceTrust}).
+ */
+export async function agentFor(
+  flags: SessionFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  uses?: readonly string[],
+): Promise<Agent> {
   if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory())
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
   checkConfigPaths(flags.cwd);
   if (flags.trustWorkspace !== undefined)
-    await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model);
+    await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model, uses);
   let modelEnv = env;
   if (flags.model === undefined && env.A3S_MODEL) {
     const file = await findConfigFile(flags.cwd);

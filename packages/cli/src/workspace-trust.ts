@@ -161,6 +161,9 @@ function readRecord(path: string): { readonly record: TrustRecord; readonly prob
  * Refuses (a `UsageError`, exit 2) to go on in `workspace` when its config file needs trust that
  * was not given: `trust` (`--trust-workspace`), or a yes to `ask` where someone can answer, gives
  * it and records it. Returns at once when the folder has no config file or the file needs none.
+ * `uses`, when given, are the only top-level keys of the file the command acts on (`a3s tools`
+ * starts MCP servers and lists agents and skills, but calls no model): what the other keys would
+ * do needs no trust for it.
  */
 export async function checkWorkspaceTrust(
   workspace: string,
@@ -168,6 +171,7 @@ export async function checkWorkspaceTrust(
   env: Readonly<Record<string, string | undefined>>,
   ask?: (what: string) => Promise<boolean>,
   modelFlag?: string,
+  uses?: readonly string[],
 ): Promise<void> {
   const file = await findConfigFile(workspace);
   if (file === undefined) return;
@@ -178,7 +182,9 @@ export async function checkWorkspaceTrust(
     ...(modelFlag === undefined ? {} : { flag: modelFlag }),
     ...(env.A3S_MODEL ? { env: env.A3S_MODEL } : {}),
   };
-  const needs = trustNeeds(loaded, chosen);
+  const used =
+    uses === undefined ? loaded : Object.fromEntries(Object.entries(loaded).filter(([k]) => uses.includes(k)));
+  const needs = trustNeeds(used, chosen);
   if (needs.length === 0) return;
   const folder = realpathSync(workspace);
   // Trust is for this content of the file: a changed file asks again.

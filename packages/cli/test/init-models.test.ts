@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadCodeConfig } from '@a3s-code/core';
 import { describe, expect, it } from 'vitest';
 import { schemaReference } from '../src/commands/init.js';
@@ -26,7 +27,7 @@ describe('a3s init', () => {
     expect(r.stdout).toContain(`wrote ${join(ws, 'a3s.config.json')}`);
     const written = JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8')) as Record<string, unknown>;
     expect(written).toEqual({
-      $schema: `https://unpkg.com/@a3s-code/core@${(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'core', 'package.json'), 'utf8')) as { version: string }).version}/dist/config.schema.json`,
+      $schema: pathToFileURL(join(import.meta.dirname, '..', '..', 'core', 'dist', 'config.schema.json')).href,
       model: 'anthropic/claude-sonnet-4-20250514',
       permissions: { allow: [], ask: [], deny: [] },
     });
@@ -92,16 +93,35 @@ describe('a3s init', () => {
     expect(existsSync(join(ws, 'a3s.config.json'))).toBe(false);
   });
 
-  it('$schema is a relative path when the schema is installed inside the workspace', () => {
-    expect(
-      schemaReference('/repo', { path: '/repo/node_modules/@a3s-code/core/dist/config.schema.json', version: '1.2.3' }),
-    ).toBe('./node_modules/@a3s-code/core/dist/config.schema.json');
-    expect(
-      schemaReference('/repo', {
-        path: '/usr/lib/node_modules/@a3s-code/cli/node_modules/@a3s-code/core/dist/config.schema.json',
-        version: '1.2.3',
-      }),
-    ).toBe('https://unpkg.com/@a3s-code/core@1.2.3/dist/config.schema.json');
+  it('$schema of a workspace without @a3s-code/core is a file:// URL of a readable JSON Schema, not an unpublished URL', async () => {
+    const ws = dir();
+    expect((await runMain(['init', '--cwd', ws])).status).toBe(0);
+    const ref = (JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8')) as { $schema: string }).$schema;
+    expect(ref).toMatch(/^file:\/\//);
+    const schema = JSON.parse(readFileSync(fileURLToPath(ref), 'utf8')) as Record<string, unknown>;
+    expect(schema.$schema).toMatch(/json-schema\.org/);
+    expect(schema).toMatchObject({ type: 'object', properties: { model: expect.any(Object) } });
+  });
+
+  it("$schema is a relative path to the workspace's own @a3s-code/core, from the config file's folder", async () => {
+    const ws = dir();
+    const installed = join(ws, 'node_modules', '@a3s-code', 'core', 'dist');
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(join(installed, 'config.schema.json'), '{"type":"object"}');
+    expect((await runMain(['init', '--cwd', ws])).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8'))).toMatchObject({
+      $schema: './node_modules/@a3s-code/core/dist/config.schema.json',
+    });
+    expect(schemaReference(ws, join(ws, '.a3s'), '/elsewhere/config.schema.json')).toBe(
+      '../node_modules/@a3s-code/core/dist/config.schema.json',
+    );
+    // The schema of the core a3s runs with, inside the workspace (a clone of this repository): relative too.
+    expect(schemaReference('/repo', '/repo', '/repo/packages/core/dist/config.schema.json')).toBe(
+      './packages/core/dist/config.schema.json',
+    );
+    expect(schemaReference('/repo', '/repo', '/usr/lib/node_modules/@a3s-code/core/dist/config.schema.json')).toBe(
+      'file:///usr/lib/node_modules/@a3s-code/core/dist/config.schema.json',
+    );
   });
 });
 

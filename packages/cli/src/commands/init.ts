@@ -1,12 +1,14 @@
 /**
  * `a3s init`: writes a starter `a3s.config.json` into the workspace, with `$schema` pointing at the
- * JSON Schema `@a3s-code/core` ships (`dist/config.schema.json`) so editors complete and check it.
+ * JSON Schema `@a3s-code/core` ships (`dist/config.schema.json`, on disk: the workspace's own copy,
+ * else the one this command runs with) so editors complete and check it.
  * An existing config file (`a3s.config.json`, else `.a3s/config.json`) is never overwritten
  * without `--force`, and with it that file is overwritten in place.
  */
-import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { A3sError } from '@a3s-code/effect';
 import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, parseCodeConfig } from '@a3s-code/core';
 import { describeProviders } from '@a3s-code/sdk';
@@ -62,25 +64,30 @@ function writable(folder: string): boolean {
   }
 }
 
-/** Where `@a3s-code/core`'s shipped schema is on disk, and that package's version. */
-function shippedSchema(): { readonly path: string; readonly version: string } {
+/** Where the schema of the `@a3s-code/core` this command runs with is on disk. */
+function ownSchema(): string {
   const pkg = createRequire(import.meta.url).resolve('@a3s-code/core/package.json');
-  const version = (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
-  return { path: join(dirname(pkg), 'dist', CONFIG_SCHEMA_FILE), version };
+  return join(dirname(pkg), 'dist', CONFIG_SCHEMA_FILE);
+}
+
+/** Whether `path` lies inside `folder`. */
+function inside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
 /**
- * The `$schema` of a config file in `workspace`: a relative path when the schema is installed
- * inside the workspace (works offline, follows upgrades), else the published file on unpkg.
+ * The `$schema` of a config file in `folder` of `workspace`: a relative path to the schema of the
+ * `@a3s-code/core` installed in the workspace (`node_modules/@a3s-code/core`: works offline,
+ * follows upgrades), else to `own` (the schema of the core this command runs with) when that lies
+ * inside the workspace, else `own` as a `file://` URL, which editors read from the disk.
  */
-export function schemaReference(
-  workspace: string,
-  schema: { readonly path: string; readonly version: string },
-): string {
-  const rel = relative(workspace, schema.path);
-  if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel))
-    return `./${rel.split(sep).join('/')}`;
-  return `https://unpkg.com/@a3s-code/core@${schema.version}/dist/${CONFIG_SCHEMA_FILE}`;
+export function schemaReference(workspace: string, folder: string, own: string): string {
+  const installed = join(workspace, 'node_modules', '@a3s-code', 'core', 'dist', CONFIG_SCHEMA_FILE);
+  const target = existsSync(installed) ? installed : inside(workspace, own) ? own : undefined;
+  if (target === undefined) return pathToFileURL(own).href;
+  const rel = relative(folder, target).split(sep).join('/');
+  return rel.startsWith('../') ? rel : `./${rel}`;
 }
 
 /** A sensible default model for this environment, if any provider's key is set. */
@@ -151,7 +158,7 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
   const folder = dirname(path);
   const model = fileModel(values.model ?? defaultModel(io.env, io.cwd), io.cwd, folder);
   const config = {
-    $schema: schemaReference(folder, shippedSchema()),
+    $schema: schemaReference(workspace, folder, ownSchema()),
     ...(model === undefined ? {} : { model }),
     permissions: { allow: [] as string[], ask: [] as string[], deny: [] as string[] },
   };

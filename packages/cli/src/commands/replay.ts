@@ -16,6 +16,7 @@ import { continuedLine } from '../render/event-printer.js';
 import { styleFor, type Style } from '../style.js';
 import { terminalText } from '@a3s-code/core';
 import { terminalSafe } from '../render/terminal-text.js';
+import { transcriptLines, transcriptOf } from '../render/transcript.js';
 
 /** Help of `a3s replay`. */
 export const REPLAY_HELP = `Usage: a3s replay [options] <log-file | session-id | folder>
@@ -25,9 +26,15 @@ reference (an eval cell's images: media type, size, where a3s run or a3s code sa
 usage (with its cost when the workspace's a3s.config.json prices the model), the attachments of
 each turn and errors. A folder means its newest log.
 
+With --transcript it prints the conversation instead: each prompt, the model's answers, each
+tool call with its arguments and its result summarised (first line, size), questions and their
+answers, and how each run ended.
+
 Options:
   -C, --cwd <dir>   workspace whose .a3s/effect-log holds the session (default: the current folder)
-      --json        print the summary (effect's LogSummary) as JSON
+      --transcript  print the conversation instead of the summary
+      --json        print the summary (effect's LogSummary) as JSON; with --transcript, the
+                    conversation as {"path", "digest", "transcript": [entries]}
       --web         serve the log in the web viewer on 127.0.0.1 (random port; prints the URL,
                     opens nothing, read-only; Ctrl-C to stop: exit 130, SIGTERM: 143)
   -h, --help        show this help`;
@@ -154,6 +161,22 @@ async function pricingFor(workspace: string, io: Io): Promise<ModelPricing> {
   }
 }
 
+/** Prints the conversation of `log` (`--transcript`), as text or as one JSON object. */
+function printTranscript(log: LoadedLog, json: boolean, io: Io): number {
+  const entries = transcriptOf(log.facts);
+  if (json) {
+    io.stdout.write(`${JSON.stringify({ path: log.path, digest: log.digest, transcript: entries })}\n`);
+    return EXIT.ok;
+  }
+  const style = styleFor(io.stdout, io.env);
+  const lines = [style.bold(`A3S Code transcript of ${terminalText(log.path)}`)];
+  if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${terminalText(log.torn)})`));
+  if (entries.length === 0) lines.push(style.yellow('note: the log holds no conversation'));
+  lines.push(...transcriptLines(style, entries));
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}
+
 /** Runs `a3s replay`. */
 export async function replayCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
@@ -162,6 +185,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
       cwd: { type: 'string', short: 'C' },
       json: { type: 'boolean' },
       web: { type: 'boolean' },
+      transcript: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     'replay',
@@ -178,6 +202,8 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   if (values.cwd !== undefined && (!existsSync(workspace) || !statSync(workspace).isDirectory()))
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   if (values.web && values.json) throw new UsageError('--web and --json cannot be used together');
+  if (values.web && values.transcript)
+    throw new UsageError('--web and --transcript cannot be used together (the viewer shows the conversation)');
   const path = resolveLog(positionals[0]!, workspace, io.cwd);
   if (values.web) {
     await loadLog(path); // a file that is no fact log is named now, not in the browser
@@ -198,6 +224,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
     }
   }
   const log = await loadLog(path);
+  if (values.transcript) return printTranscript(log, values.json === true, io);
   const cost = logCost(
     log.facts,
     await pricingFor(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace, io),

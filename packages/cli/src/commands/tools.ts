@@ -14,6 +14,12 @@ import { vibeStart } from '../vibe-settings.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor, type Style } from '../style.js';
 
+/**
+ * The keys of a workspace's config file `a3s tools` acts on: it starts the MCP servers and lists
+ * the agents and skills, and calls no model; only what these would do needs the folder's trust.
+ */
+export const TOOLS_CONFIG_KEYS: readonly string[] = ['mcpServers', 'agents', 'agentDirs', 'skillDirs'];
+
 /** Help of `a3s tools`. */
 export const TOOLS_HELP = `Usage: a3s tools [options]
 
@@ -22,8 +28,12 @@ capabilities (ro: read-only, idem: idempotent, resume: resumable, cancel: cancel
 page: paginated, par: max parallel calls) and the workspace capabilities each tool requires.
 
 Options:
-      --json           print the surface as JSON
-${SESSION_FLAGS_HELP}`;
+      --json           print the surface as JSON: one array, each tool with its name, description,
+                       inputSchema (the JSON Schema of its arguments), tier, capabilities, requires
+${SESSION_FLAGS_HELP}
+
+Only what the workspace's config file would make this command do needs --trust-workspace: start
+its MCP servers, list its agents and skills (its model, hooks or providers are not used here).`;
 
 function capabilityText(t: ToolInfo): string {
   const c = t.capabilities;
@@ -62,7 +72,7 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
   }
   noPositionals(positionals, 'tools');
   const flags = sessionFlags(values, io.cwd);
-  const agent = await agentFor(flags, io.env);
+  const agent = await agentFor(flags, io.env, TOOLS_CONFIG_KEYS);
   try {
     // `a3s code` answers questions at the terminal and `a3s run` parks them: both offer ask_user.
     const tools = await agent.describeTools(flags.cwd, {
@@ -71,7 +81,7 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
     });
     printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), await agent.mcpStatus(flags.cwd));
     if (values.json) {
-      io.stdout.write(`${JSON.stringify(tools.map(({ description: _d, ...t }) => t))}\n`);
+      io.stdout.write(`${JSON.stringify(tools)}\n`);
       return EXIT.ok;
     }
     printTools(io.stdout, styleFor(io.stdout, io.env), tools, flags.cwd);

@@ -32,8 +32,11 @@ export class LineReader {
     });
     this.#rl.on('line', (line) => {
       const w = this.#waiters.shift();
-      if (w) w.resolve(line);
-      else if (!this.onIdleLine?.(line)) this.#buffered.push(line);
+      if (w) {
+        // A terminal shows what was typed; a pipe's line is shown after the prompt it answers.
+        if (!terminal) this.#output.write(`${line}\n`);
+        w.resolve(line);
+      } else if (!this.onIdleLine?.(line)) this.#buffered.push(line);
     });
     this.#rl.on('close', () => {
       this.#closed = true;
@@ -53,8 +56,9 @@ export class LineReader {
 
   /**
    * Shows `prompt` and resolves with the next line, or `null` at end of input. Rejects when
-   * `signal` aborts. A line that came in before the question (piped input is read ahead) is shown
-   * after its prompt, so the output says which question each line answered.
+   * `signal` aborts. From a pipe, each line is shown after its prompt — one that came in before
+   * the question (piped input is read ahead) and one that came after it alike — so the output
+   * says which question each line answered.
    */
   read(prompt: string, signal?: AbortSignal): Promise<string | null> {
     const kept = this.#buffered.shift();

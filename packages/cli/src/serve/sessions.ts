@@ -236,7 +236,12 @@ export class ServeSessions {
   tools(p: ParamsOf<'session/tools'>): ResultOf<'session/tools'> {
     const { session } = this.#entry(p.sessionId).opened;
     return {
-      tools: session.toolInfo().map((t) => ({ ...t, capabilities: { ...t.capabilities }, requires: [...t.requires] })),
+      // The protocol's tool entries carry no input schema (`session/tools` in serve.schema.json).
+      tools: session.toolInfo().map(({ inputSchema: _s, ...t }) => ({
+        ...t,
+        capabilities: { ...t.capabilities },
+        requires: [...t.requires],
+      })),
     };
   }
 
