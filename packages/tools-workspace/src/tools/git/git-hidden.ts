@@ -6,10 +6,15 @@
  * the lines naming a hidden path; a log path is taken literally (no pathspec magic); a log, diff
  * or worktree named on a hidden path is refused, and so is a worktree that would copy a hidden
  * file to a path the rules do not hide, and a stash that would take a hidden untracked file in.
+ *
+ * A file of the working tree that is another name (a hard link) of a hidden file holds its
+ * content under a name no rule covers: it is judged as the file tools judge it (see
+ * {@link linkedHidden}), its diff sections withheld and a stash that would keep it refused.
  */
 import { posix } from 'node:path';
-import { PermissionDeniedError, type ToolContext, type WorkspaceGit } from '@a3s-code/core';
+import { A3sError, PermissionDeniedError, type ToolContext, type WorkspaceGit } from '@a3s-code/core';
 import type { GitArgs } from './git-schema.js';
+import type { ChangedFile } from './git-changes.js';
 import { git } from './git-run.js';
 
 /** The call's read deny check, `undefined` when nothing is hidden. */
@@ -25,6 +30,30 @@ export async function refuseHiddenPath(denied: ReadDenied, path: string | undefi
   if (path === undefined) return;
   const rule = await denied(path);
   if (rule !== undefined) throw new PermissionDeniedError('git', `${rule} (${what} ${path})`);
+}
+
+/**
+ * The refusal the workspace's reads give `path` (workspace-relative) when its file in the working
+ * tree is another name, a hard link, of a file the call may not read, or `undefined`. Asked of the
+ * call's file system, whose reads the kernel holds to the rules by the file's device and inode
+ * before the backend is asked; the read is asked with a signal already aborted, so a backend that
+ * honours it (the local one does) opens nothing. Without a file system nothing can be judged this
+ * way (`undefined`). A refusal is reported as the kernel reports any refused read.
+ */
+export async function linkedHidden(ctx: ToolContext, path: string): Promise<string | undefined> {
+  const fs = ctx.workspace.fs;
+  if (fs === undefined || path === '' || path === '..' || path.startsWith('../')) return undefined;
+  const cancelled = new AbortController();
+  cancelled.abort();
+  try {
+    await fs.readFile(path, { signal: cancelled.signal });
+  } catch (error) {
+    if (A3sError.isInstance(error) && error.code === 'PERMISSION_DENIED') {
+      const rule = error.details.rule;
+      return typeof rule === 'string' ? rule : error.message;
+    }
+  }
+  return undefined;
 }
 
 /** Maps repository-relative paths (what git prints) to workspace-relative ones. */
@@ -106,27 +135,43 @@ export async function refuseLeakingWorktree(
 }
 
 /**
- * Refuses a `stash push` with `include_untracked` that would take an untracked file the rules hide
- * into the repository: git would then hold its content in a commit that `git show stash@{0}^3:…`
- * prints, and remove it from the working tree. The rule is named, the file is not.
+ * Refuses a `stash push` that would take a file the rules hide into the repository under a name
+ * they do not hide: an untracked hidden file (with `include_untracked`), or a changed or untracked
+ * file that is another name (a hard link) of a hidden one. Git would then hold its content in a
+ * commit that a diff of the stash prints, and put back or remove the working tree's file (which
+ * ends the link the output is judged by). The rule is named, the file is not. `changed`: the
+ * files the stash takes (`git-changes.ts`).
  */
 export async function refuseHiddenStash(
   service: WorkspaceGit,
   ctx: ToolContext,
   denied: ReadDenied,
   args: GitArgs,
+  changed: readonly ChangedFile[],
 ): Promise<void> {
-  if (args.operation !== 'stash' || (args.action ?? 'push') !== 'push' || args.include_untracked !== true) return;
-  const listed = await git(service, ctx, ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', ':/']);
-  const untracked = listed.split('\0').filter((n) => n !== '');
-  if (untracked.length === 0) return;
-  const toWorkspace = await toWorkspacePath(service, ctx);
-  for (const name of untracked) {
-    const rule = await denied(toWorkspace(name));
-    if (rule !== undefined)
+  if (args.operation !== 'stash' || (args.action ?? 'push') !== 'push') return;
+  const withUntracked = args.include_untracked === true;
+  if (withUntracked) {
+    const listed = await git(service, ctx, ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', ':/']);
+    const untracked = listed.split('\0').filter((n) => n !== '');
+    const toWorkspace = await toWorkspacePath(service, ctx);
+    for (const name of untracked) {
+      const rule = await denied(toWorkspace(name));
+      if (rule !== undefined)
+        throw new PermissionDeniedError(
+          'git',
+          `${rule} (git stash push with include_untracked would keep a file this session may not read in the repository, where git can print it; nothing was changed: stash without include_untracked, or move the file out of the workspace first)`,
+        );
+    }
+  }
+  for (const { workspace: path } of changed) {
+    // A file hidden by its own name stays hidden by it in the stash.
+    if ((await denied(path)) !== undefined) continue;
+    const refusal = await linkedHidden(ctx, path);
+    if (refusal !== undefined)
       throw new PermissionDeniedError(
         'git',
-        `${rule} (git stash push with include_untracked would keep a file this session may not read in the repository, where git can print it; nothing was changed: stash without include_untracked, or move the file out of the workspace first)`,
+        `${refusal}; git stash push would keep that file's content in the repository under a name the rules do not hide, where git can print it; nothing was changed`,
       );
   }
 }

@@ -2,11 +2,11 @@
  * The read-only `git` operations and lists, every list paginated with a cursor: `status`,
  * `log`, `diff` (byte pages), `branch list`, `stash list`, `worktree list`.
  */
-import type { ToolContext, ToolResult, WorkspaceGit } from '@a3s-code/core';
+import { PermissionDeniedError, type ToolContext, type ToolResult, type WorkspaceGit } from '@a3s-code/core';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { ok } from '../shared/results.js';
 import { byteLength } from '../shared/text.js';
-import { commitsOnly, hiddenOf, readDeniedOf, refuseHiddenPath } from './git-hidden.js';
+import { commitsOnly, hiddenOf, linkedHidden, readDeniedOf, refuseHiddenPath } from './git-hidden.js';
 import { git } from './git-run.js';
 import { diffWithoutHidden } from './git-scrub.js';
 import type { GitArgs } from './git-schema.js';
@@ -137,6 +137,10 @@ export async function gitDiff(service: WorkspaceGit, ctx: ToolContext, args: Git
   const pathspec = args.path ? [args.path] : [];
   const denied = readDeniedOf(ctx);
   if (denied !== undefined) await refuseHiddenPath(denied, args.path, 'diff of');
+  if (denied !== undefined && args.path !== undefined) {
+    const refusal = await linkedHidden(ctx, args.path);
+    if (refusal !== undefined) throw new PermissionDeniedError('git', `${refusal} (diff of ${args.path})`);
+  }
   // Under read deny rules each side of the ref is checked to be a commit and diffed by its id.
   if (args.ref) options.push(denied === undefined ? args.ref : await commitsOnly(service, ctx, args.ref));
   // Under read deny rules: renames off (a hidden file is never paired with a shown one), fixed

@@ -5,7 +5,7 @@
  * names a hidden path.
  */
 import type { ToolContext, WorkspaceGit } from '@a3s-code/core';
-import { hiddenOf, type ReadDenied, toWorkspacePath } from './git-hidden.js';
+import { hiddenOf, linkedHidden, type ReadDenied, toWorkspacePath } from './git-hidden.js';
 import { git } from './git-run.js';
 
 const QUOTED_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
@@ -67,9 +67,13 @@ function sectionPaths(line: string): string[] | undefined {
   return undefined;
 }
 
+/** How many files a diff's filter looks at for other names (hard links) at once. */
+const LINK_LOOKS = 32;
+
 /**
- * A diff (renames off, prefixes `a/` and `b/`) without the sections of hidden files. A section
- * whose header does not parse goes too, and so does anything before the first section.
+ * A diff (renames off, prefixes `a/` and `b/`) without the sections of hidden files, and of files
+ * whose working-tree file is another name (a hard link) of a hidden one. A section whose header
+ * does not parse goes too, and so does anything before the first section.
  */
 export async function diffWithoutHidden(
   service: WorkspaceGit,
@@ -86,6 +90,16 @@ export async function diffWithoutHidden(
   }
   const named = [...new Set(sections.flatMap((s) => s.paths ?? []))];
   const hidden = await hiddenOf(service, ctx, denied, named);
+  const toWorkspace = await toWorkspacePath(service, ctx);
+  const shown = named.filter((p) => !hidden.has(p));
+  // Each is a look at the file (a few system calls): {@link LINK_LOOKS} at a time.
+  for (let i = 0; i < shown.length; i += LINK_LOOKS) {
+    const batch = shown.slice(i, i + LINK_LOOKS);
+    const linked = await Promise.all(batch.map((p) => linkedHidden(ctx, toWorkspace(p))));
+    batch.forEach((p, k) => {
+      if (linked[k] !== undefined) hidden.add(p);
+    });
+  }
   const kept = sections.filter((s) => s.paths?.every((p) => !hidden.has(p)) === true);
   if (kept.length === sections.length) return diff;
   const text = kept.map((s) => s.lines.join('\n')).join('\n');

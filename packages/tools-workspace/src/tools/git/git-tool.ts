@@ -17,7 +17,9 @@ import { failed, guard, ok } from '../shared/results.js';
 import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } from './git-lists.js';
 import { commitsOnly, readDeniedOf, refuseHiddenPath, refuseHiddenStash, refuseLeakingWorktree } from './git-hidden.js';
 import { GitCommandError, git } from './git-run.js';
-import { refuseDeniedWrites, writeDeniedOf } from './git-writes.js';
+import { filesChangedBy } from './git-changes.js';
+import { refuseConfigWrites } from './git-config-writes.js';
+import { refuseDeniedWrites, WRITE_DENY_REFS, writeDeniedOf } from './git-writes.js';
 import { refuseStateWrites } from './git-state.js';
 import { scrubOutput } from './git-scrub.js';
 import { gitInput, gitRules, isReadOnlyGit, type GitArgs } from './git-schema.js';
@@ -47,10 +49,19 @@ function treesOf(args: GitArgs): string[] {
 async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
   const denied = readDeniedOf(ctx);
   const worktree = args.operation === 'worktree' ? await worktreePath(ctx, args.path!) : undefined;
-  await refuseStateWrites(service, ctx, args);
-  if (denied !== undefined) await refuseHiddenStash(service, ctx, denied, args);
   const writeDenied = writeDeniedOf(ctx);
-  if (writeDenied !== undefined) await refuseDeniedWrites(service, ctx, writeDenied, args, worktree);
+  // Under write deny rules a ref must name a local commit, so that every file it changes is listed.
+  const changed = await filesChangedBy(
+    service,
+    ctx,
+    args,
+    worktree,
+    writeDenied === undefined ? undefined : WRITE_DENY_REFS,
+  );
+  await refuseStateWrites(ctx, args, changed);
+  await refuseConfigWrites(ctx, args, changed);
+  if (denied !== undefined) await refuseHiddenStash(service, ctx, denied, args, changed);
+  if (writeDenied !== undefined) await refuseDeniedWrites(ctx, writeDenied, args, changed);
   const quoted = (argv: string[]): string[] => (denied === undefined ? argv : ['-c', 'core.quotePath=false', ...argv]);
   const run = async (argv: string[], summary: string, then?: string[]): Promise<ToolResult> => {
     let out = (await git(service, ctx, quoted(argv))).trim();
@@ -142,7 +153,7 @@ export const gitTool = defineTool({
 - checkout: ref, with create: true to create the branch.
 - stash: action push (default; message, include_untracked), pop, apply, drop (index), list.
 - worktree: action list (default), create (path inside the workspace; ref, or name for a new branch), remove (path, force).
-Lists page with limit (1..1000, default 50) and metadata.next_cursor. A checkout or stash that would change files under .a3s/ (the session's own state) is refused.`,
+Lists page with limit (1..1000, default 50) and metadata.next_cursor. A checkout, stash or worktree that would change files under .a3s/ (the session's own state) or the agent's configuration at any depth (a3s.config.json, .a3s/ in a subfolder) is refused.`,
   inputJsonSchema: toolJsonSchemas.git,
   input: gitInput,
   plainInput: true,
