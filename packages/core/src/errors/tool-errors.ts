@@ -86,24 +86,52 @@ export function quoteToolName(name: string): string {
 export class ToolNotFoundError extends A3sError {
   /**
    * @param generation the capability generation the caller pinned, when the tool exists only in a
-   *   later one (published after the run started): the message says so.
+   *   later one (published after the run started), or, with `withdrawn`, when the session withdrew
+   *   it after that one: the message says so.
+   * @param withdrawn the tool is in the pinned generation but the session no longer has it:
+   *   `requires` lists the capabilities it requires that the session no longer provides (empty
+   *   when the tool itself was removed).
    */
-  constructor(toolName: string, available: readonly string[], generation?: number) {
+  constructor(
+    toolName: string,
+    available: readonly string[],
+    generation?: number,
+    withdrawn?: { readonly requires: readonly string[] },
+  ) {
     const list = available.length > 0 ? available.join(', ') : '(none)';
     const near = generation === undefined ? suggestKey(toolName, available) : undefined;
-    const why =
-      generation === undefined
-        ? `unknown tool ${quoteToolName(toolName)}`
-        : `tool ${quoteToolName(toolName)} is not in capability generation ${generation}, which this run is bound to (it was published later)`;
-    super('TOOL_NOT_FOUND', `${why}; available: ${list}${near === undefined ? '' : `; did you mean '${near}'?`}`, {
-      details: {
-        tool: toolName.length > NAME_QUOTE_MAX * 4 ? `${toolName.slice(0, NAME_QUOTE_MAX * 4)}…` : toolName,
-        available,
-        ...(near === undefined ? {} : { suggestion: near }),
-        ...(generation === undefined ? {} : { generation }),
+    super(
+      'TOOL_NOT_FOUND',
+      `${notFoundReason(toolName, generation, withdrawn)}; available: ${list}${near === undefined ? '' : `; did you mean '${near}'?`}`,
+      {
+        details: {
+          tool: toolName.length > NAME_QUOTE_MAX * 4 ? `${toolName.slice(0, NAME_QUOTE_MAX * 4)}…` : toolName,
+          available,
+          ...(near === undefined ? {} : { suggestion: near }),
+          ...(generation === undefined ? {} : { generation }),
+          ...(withdrawn === undefined || generation === undefined
+            ? {}
+            : { withdrawn: true, requires: [...withdrawn.requires] }),
+        },
       },
-    });
+    );
   }
+}
+
+function notFoundReason(
+  toolName: string,
+  generation: number | undefined,
+  withdrawn: { readonly requires: readonly string[] } | undefined,
+): string {
+  const tool = `tool ${quoteToolName(toolName)}`;
+  if (generation === undefined) return `unknown ${tool}`;
+  if (withdrawn === undefined)
+    return `${tool} is not in capability generation ${generation}, which this run is bound to (it was published later)`;
+  const why =
+    withdrawn.requires.length === 0
+      ? 'it was removed'
+      : `it requires ${withdrawn.requires.map((c) => `'${c}'`).join(', ')}, which the session no longer provides`;
+  return `${tool} was withdrawn from the session after capability generation ${generation}, which this run is bound to (${why}); it is no longer offered to this run`;
 }
 
 /**

@@ -100,6 +100,18 @@ type Governed =
       readonly changes?: readonly ChangeRecordEntry[];
     };
 
+/** The refusal of a call of `name` when its pinned generation has the tool but the session no longer does. */
+function withdrawnSince(k: Kernel, frame: CallFrame, name: string): ToolNotFoundError | undefined {
+  const tools = toolSetOf(k, frame);
+  const pinned = frame.context.capabilities?.generation.generation;
+  if (tools === k.registry || pinned === undefined || k.registry.get(name) !== undefined) return undefined;
+  const requires = k.registry.pending().find((p) => p.name === name)?.missing ?? [];
+  const available = tools
+    .toolNames()
+    .filter((n) => k.registry.get(n) !== undefined && reachableTool(k, frame, frame.source, n) !== undefined);
+  return new ToolNotFoundError(name, available, pinned, { requires });
+}
+
 /** Tracks a nested call in its top-level call's change record. */
 type Tracker = { running(may: boolean): void } | undefined;
 
@@ -130,6 +142,10 @@ async function govern(
   if (frame.signal.aborted || k.sessionSignal.aborted) {
     return { ok: false, error: toCallError(name, undefined, frame.signal.aborted ? frame.signal : k.sessionSignal) };
   }
+  // In the caller's generation, but the session withdrew it since (its resource was closed, its
+  // mode turned off, its pack or server removed): refused as such, before anything else happens.
+  const withdrawn = withdrawnSince(k, frame, name);
+  if (withdrawn !== undefined) return { ok: false, error: withdrawn };
   // Held to a list (a program's allowed_tools): refused before its arguments are even looked at.
   const outside = frame.allowLists?.find((list) => !list.tools.has(name));
   if (outside !== undefined)

@@ -1,8 +1,9 @@
 /**
  * `ask_user`: the model's way to ask the person a question. The run driver never executes it:
- * a model call of `ask_user` becomes a `question` decision, so the run parks in `question` and
- * the answer arrives as a `question.answered` fact. Called any other way (nested
- * in `batch`, by the host) it fails, since no run is there to park.
+ * a model call of `ask_user` that is the one call of its turn becomes a `question` decision, so
+ * the run parks in `question` and the answer arrives as a `question.answered` fact. Made with
+ * other calls, it is refused with a failed result (those calls are handled as usual). Called any
+ * other way (nested in `batch`, by the host) it fails, since no run is there to park.
  *
  * It is registered only when someone can answer: a question handler, or a host that takes
  * parked questions (`parkMode: 'return'`). Without one, a model call of it fails at once with
@@ -36,12 +37,23 @@ export const ASK_USER_GUIDANCE = [
   'Ask the person a question and wait for the answer (shown as a card with numbered options).',
   'Use it only when you cannot proceed without a decision or a fact that only they have; prefer looking things up yourself.',
   'This tool is the only way to ask: never ask a question as a plain chat message, because a message ends your turn and nobody answers it.',
+  'Call it on its own: in a turn that also calls other tools it is not asked.',
   'If the person skips the question or it times out, carry on under an explicitly stated assumption and do not ask again.',
 ].join(' ');
 
 /** The failure a model call of `ask_user` gets when nobody can answer. */
 export const NO_ASK_PORT_MESSAGE =
   'ask_user is not available: no person is attached to this session to answer questions. Do not ask in a plain message either; carry on under an explicitly stated assumption (say what you assume).';
+
+/**
+ * The failure an `ask_user` call gets when its turn also made `others` (the names of the other
+ * calls): a question parks the run, so it is asked only as the one call of its turn.
+ */
+export function askNotAloneMessage(others: readonly string[]): string {
+  const names = [...new Set(others)].join(', ');
+  const n = others.length;
+  return `Not asked: ask_user must be the only call of its turn, and this turn made ${n} other call${n === 1 ? '' : 's'} (${names}). Those were handled as usual (see their results). If you still need the answer, call ask_user again on its own.`;
+}
 
 /** The `ask_user` tool definition (its schema is what the model sees). */
 export const askUserTool = defineTool({

@@ -2,7 +2,10 @@
  * The `infer` transition: one provider call through the LLM invoker. Pending steers are drained
  * into `user.message` facts sent in this same request; the response becomes the
  * `model.turn` decision after the permission projection: denied calls are recorded as
- * failed results in the same transition, asked calls carry `needs_confirmation`.
+ * failed results in the same transition, asked calls carry `needs_confirmation`. An `ask_user`
+ * call becomes a `question` only as the one call of its turn; with other calls it is one of those
+ * failed results. Tools the session withdrew since the run's generation are left out of the
+ * request, and a `run.rebound` recorded in the same transition says so.
  */
 import {
   A3sError,
@@ -12,14 +15,16 @@ import {
   type FoldState,
   type Message,
   type ToolCall,
+  type ToolSpec,
 } from '@a3s-code/effect';
 import type { LlmResponse, LlmToolCall } from '../llm/llm-client.js';
 import { CancelledError } from '../errors/tool-errors.js';
 import { loadAttachmentBytes } from '../attachments/attachment-content.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
-import { ASK_USER_TOOL, askUserInput, NO_ASK_PORT_MESSAGE } from './ask-user.js';
+import { ASK_USER_TOOL, askNotAloneMessage, askUserInput, NO_ASK_PORT_MESSAGE } from './ask-user.js';
 import { uniqueCallIds } from './call-ids.js';
-import { toLlmMessages, toLlmTools, toReasoningRecord } from './conversation.js';
+import { toLlmMessages, toReasoningRecord } from './conversation.js';
+import { withoutWithdrawn } from './withdrawn-tools.js';
 import type { RunEnv } from './run-env.js';
 import { enterTurn } from '../invoker/live-governance.js';
 
@@ -55,12 +60,14 @@ export async function runInfer(
   const view = state.view;
   // What the log says once the steers are folded: a new user message resets the round count.
   const toolsEnabled = steers.length > 0 ? maxToolRounds !== 0 : view.tools_enabled;
+  // Tools the session withdrew since the run's generation are no longer offered (and the log says so).
+  const offered = withoutWithdrawn(env, view.tools);
   // The attachments' bytes, read back from the artifact store by the hashes the log recorded.
   const attachments = await loadAttachmentBytes(env.attachments, [...view.messages, ...steerMessages]);
   const request = {
     system: [...view.system],
     messages: [...toLlmMessages(view.messages, attachments), ...toLlmMessages(steerMessages, attachments)],
-    tools: toolsEnabled === view.tools_enabled ? toLlmTools(view) : toolsEnabled ? specsOf(view.tools) : [],
+    tools: toolsEnabled ? specsOf(offered.tools) : [],
     signal: env.signal,
   };
   env.stats.modelCalls++;
@@ -100,11 +107,11 @@ export async function runInfer(
   const results = denied.map(({ call, output, metadata }) =>
     drafts.toolResult({ call, turn, cycle }, { ok: false, output, exit_code: 1, metadata, at_ms: at }),
   );
-  return [...steerDrafts, turnDraft, ...results];
+  return [...(offered.draft ? [offered.draft] : []), ...steerDrafts, turnDraft, ...results];
 }
 
 /** Tool specs as a request carries them. */
-function specsOf(tools: FoldState['view']['tools']) {
+function specsOf(tools: readonly ToolSpec[]) {
   return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.input_schema }));
 }
 
@@ -123,18 +130,22 @@ async function decide(
   const calls = response.toolCalls;
   if (calls.length === 0) return { decision: { kind: 'text', text: response.text }, denied: [] };
   const askPort = env.invoker.has(ASK_USER_TOOL);
-  const question = calls.find((c) => c.name === ASK_USER_TOOL);
+  // A question parks the run, so it is asked only when it is the turn's one call; asked with
+  // other calls it is refused (below) and those calls are handled as usual.
+  const question = calls.length === 1 && calls[0]!.name === ASK_USER_TOOL ? calls[0]! : undefined;
   if (question && toolsEnabled && askPort) {
     const parsed = askUserInput().safeParse(question.args);
     if (parsed.success) {
       if (state.counters.questions >= env.questionCap) throw new QuestionCapError(env.questionCap);
       const q = parsed.data;
+      // What the model wrote with the call is kept: it leads the question's context.
+      const context = joinText(response.text, q.context);
       return {
         decision: {
           kind: 'question',
           question_id: question.id,
           question: q.question,
-          ...(q.context === undefined ? {} : { context: q.context }),
+          ...(context === undefined ? {} : { context }),
           options: q.options.map((o) =>
             o.description === undefined ? { label: o.label } : { label: o.label, description: o.description },
           ),
@@ -164,6 +175,15 @@ async function decide(
       denied.push({ call, output: NO_ASK_PORT_MESSAGE, metadata: { error_kind: 'no_ask_port' } });
       continue;
     }
+    if (c.name === ASK_USER_TOOL && calls.length > 1) {
+      projected.push(call);
+      denied.push({
+        call,
+        output: askNotAloneMessage(calls.filter((o) => o !== c).map((o) => o.name)),
+        metadata: { error_kind: 'ask_user_not_alone' },
+      });
+      continue;
+    }
     const verdict = await env.invoker.project({ id: c.id, name: c.name, args: c.args }, env.invocation);
     if (verdict.decision === 'ask') {
       projected.push({ ...call, needs_confirmation: true, confirmation_rule: verdict.rule } as ToolCall);
@@ -181,6 +201,13 @@ async function decide(
     }
   }
   return { decision: { kind: 'tool', ...(response.text ? { text: response.text } : {}), calls: projected }, denied };
+}
+
+/** The turn's text and the question's own context, as the question's context (`undefined`: neither). */
+function joinText(text: string, context: string | undefined): string | undefined {
+  const said = text.trim() === '' ? undefined : text;
+  if (said === undefined) return context;
+  return context === undefined || context.trim() === '' ? said : `${said}\n\n${context}`;
 }
 
 function asArgs(call: LlmToolCall): Record<string, unknown> {
