@@ -292,6 +292,24 @@ console.log(JSON.stringify({ status: result.status, toolCalls: result.toolCalls,
     });
   }, 40_000);
 
+  it.skipIf((process.features as { require_module?: boolean }).require_module !== true)(
+    'a CommonJS script requires the installed packages by name (Node 20.19+ loads ES modules with require)',
+    () => {
+      writeFileSync(
+        join(project, 'smoke.cjs'),
+        `const { Agent } = require('@a3s-code/sdk');
+const { defineTool } = require('@a3s-code/core');
+const { ScriptedConfirmationManager } = require('@a3s-code/core/testing');
+const { LocalWorkspace } = require('@a3s-code/tools-workspace');
+console.log([Agent, defineTool, ScriptedConfirmationManager, LocalWorkspace].map((f) => typeof f).join(' '));
+`,
+      );
+      const out = run(process.execPath, ['smoke.cjs'], { cwd: project, timeout: 30_000 });
+      expect(out.trim().split('\n').at(-1)).toBe('function function function function');
+    },
+    40_000,
+  );
+
   it('one zod and one core are installed: the packs share the host’s copies', () => {
     // Resolved through each package's exported package.json (the packages are ESM-only).
     const where = (from: string, name: string) => createRequire(from).resolve(`${name}/package.json`);

@@ -11,7 +11,8 @@
 import {
   CancelledError,
   changedFiles,
-  snapshotWorkspace,
+  SNAPSHOT_TIMEOUT_MS,
+  snapshotWorkspaceWithin,
   type JsonSchema,
   type Tool,
   type ToolCapabilities,
@@ -106,13 +107,18 @@ export function bridgeMcpTool(
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
       if (ctx.signal.aborted) throw new CancelledError(`call of '${options.name}'`, ctx.signal.reason);
       const looked = !readOnly && ctx.workspace.fs !== undefined;
-      const before = looked ? await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
-      const result = await caller.callTool(spec.name, args ?? {}, {
-        signal: ctx.signal,
-        timeoutMs: timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS,
-      });
-      const after = before ? await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
+      const deadline = timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
+      // Each look at the workspace is bounded (the one before by half the call's timeout at most):
+      // a stuck listing is given up and leaves the changes unknown, it does not hold the call.
+      const first = looked
+        ? await snapshotWorkspaceWithin(ctx.workspace, ctx.signal, Math.min(SNAPSHOT_TIMEOUT_MS, deadline / 2))
+        : undefined;
+      const before = first?.snapshot;
+      const result = await caller.callTool(spec.name, args ?? {}, { signal: ctx.signal, timeoutMs: deadline });
+      const second = before ? await snapshotWorkspaceWithin(ctx.workspace, ctx.signal) : undefined;
+      const after = second?.snapshot;
       const changed = before && after ? changedFiles(before, after) : undefined;
+      const snapshotNote = first?.note ?? second?.note;
       // The session's store (the kernel's, through the context) wins; the manager's option is
       // the fallback for a context built without one.
       const artifacts: McpArtifactStore | undefined =
@@ -124,6 +130,11 @@ export function bridgeMcpTool(
         callId: ctx.callId,
         ...(artifacts === undefined ? {} : { artifacts }),
       });
+      if (snapshotNote !== undefined)
+        return {
+          ...converted,
+          output: converted.output === '' ? snapshotNote : `${converted.output}\n${snapshotNote}`,
+        };
       if (changed === undefined) return converted;
       const paths = [...changed.created, ...changed.modified, ...changed.deleted].sort();
       return { ...converted, metadata: { ...converted.metadata, changed_files: changed, changed_paths: paths } };

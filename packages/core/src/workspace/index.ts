@@ -1,8 +1,14 @@
 export { WORKSPACE_CAPABILITIES, isWorkspaceCapability } from './capabilities.js';
 export type { WorkspaceCapability, WorkspaceServiceCapability } from './capabilities.js';
 export { emptyWorkspace } from './workspace-services.js';
-export { changedFiles, MAX_SNAPSHOT_FILES, snapshotWorkspace } from './workspace-snapshot.js';
-export type { WorkspaceFileChanges, WorkspaceSnapshot } from './workspace-snapshot.js';
+export {
+  changedFiles,
+  MAX_SNAPSHOT_FILES,
+  SNAPSHOT_TIMEOUT_MS,
+  snapshotWorkspace,
+  snapshotWorkspaceWithin,
+} from './workspace-snapshot.js';
+export type { BoundedWorkspaceSnapshot, WorkspaceFileChanges, WorkspaceSnapshot } from './workspace-snapshot.js';
 export type {
   CapturedStream,
   WorkspaceBackgroundProcess,

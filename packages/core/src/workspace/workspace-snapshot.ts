@@ -1,12 +1,24 @@
 /**
  * Which workspace files a command or a cell changed: a snapshot (path → size, modification time
  * and change time, which no process can set back) of the files the workspace lists (`.gitignore` honoured) taken before and after, compared.
- * Bounded: above `maxFiles` files no snapshot is taken, and the change is unknown rather than slow.
+ * Bounded: above `maxFiles` files no snapshot is taken, and the change is unknown rather than slow;
+ * a snapshot still unfinished when its signal aborts is given up (the listing is passed the same
+ * signal, so a ripgrep child is killed), and {@link snapshotWorkspaceWithin} bounds it in time.
  */
+import { CancelledError } from '../errors/tool-errors.js';
+import { linkSignals } from '../invoker/link-signals.js';
 import type { WorkspaceGlobRequest, WorkspaceServices } from './workspace-services.js';
 
 /** Largest tree snapshotted by default. */
 export const MAX_SNAPSHOT_FILES = 20_000;
+
+/**
+ * Longest a snapshot taken around a call may take by default: a listing of
+ * {@link MAX_SNAPSHOT_FILES} files and their stats normally takes well under a second, so one
+ * still running after this is stuck (a search process that cannot start its threads, a file
+ * system that does not answer) and is given up.
+ */
+export const SNAPSHOT_TIMEOUT_MS = 5_000;
 
 /** Path → `size:mtime:ctime` of every listed file. */
 export type WorkspaceSnapshot = ReadonlyMap<string, string>;
@@ -21,11 +33,72 @@ export interface WorkspaceFileChanges {
 /** A search that lists every file at once (the local engines do), else its `glob` stream is read. */
 type Listing = { listFiles?: (request: WorkspaceGlobRequest) => Promise<readonly string[]> };
 
-/** A snapshot of the workspace, or `undefined` when it cannot list its files or has more than `maxFiles`. */
+/**
+ * A snapshot of the workspace, or `undefined` when it cannot list its files or has more than
+ * `maxFiles`. Rejects with a `CancelledError` as soon as `signal` aborts, even when the workspace's
+ * search or file system goes on (it is given the same signal, and the result is abandoned).
+ */
 export async function snapshotWorkspace(
   ws: WorkspaceServices,
   signal: AbortSignal,
   maxFiles = MAX_SNAPSHOT_FILES,
+): Promise<WorkspaceSnapshot | undefined> {
+  if (signal.aborted) throw new CancelledError('workspace snapshot', signal.reason);
+  const work = take(ws, signal, maxFiles);
+  // An abandoned listing that fails later is not an unhandled rejection.
+  work.catch(() => undefined);
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new CancelledError('workspace snapshot', signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A snapshot bounded in time: the snapshot, or a note saying why there is none. */
+export interface BoundedWorkspaceSnapshot {
+  /** The snapshot; `undefined` when the workspace cannot list its files, has too many, ran out of time or the call was cancelled. */
+  readonly snapshot: WorkspaceSnapshot | undefined;
+  /** Set only when the snapshot ran out of time: one line for the call's output. */
+  readonly note: string | undefined;
+}
+
+/**
+ * {@link snapshotWorkspace} given at most `timeoutMs`: past it the listing is stopped (its signal
+ * aborts, which kills a ripgrep child) and there is no snapshot, with a note saying the changes
+ * are unknown and why. A cancelled `signal`, or any failure, is no snapshot and no note.
+ */
+export async function snapshotWorkspaceWithin(
+  ws: WorkspaceServices,
+  signal: AbortSignal,
+  timeoutMs = SNAPSHOT_TIMEOUT_MS,
+  maxFiles = MAX_SNAPSHOT_FILES,
+): Promise<BoundedWorkspaceSnapshot> {
+  const ms = Math.max(0, Math.floor(timeoutMs));
+  const linked = linkSignals([signal], { ms, toolName: 'workspace snapshot' });
+  try {
+    return { snapshot: await snapshotWorkspace(ws, linked.signal, maxFiles), note: undefined };
+  } catch {
+    const ranOut = linked.signal.aborted && !signal.aborted;
+    return {
+      snapshot: undefined,
+      note: ranOut
+        ? `[the files this call changed are unknown: listing the workspace took longer than ${ms} ms and was stopped]`
+        : undefined,
+    };
+  } finally {
+    linked.dispose();
+  }
+}
+
+async function take(
+  ws: WorkspaceServices,
+  signal: AbortSignal,
+  maxFiles: number,
 ): Promise<WorkspaceSnapshot | undefined> {
   const { search, fs } = ws;
   if (search === undefined || fs === undefined) return undefined;

@@ -9,7 +9,7 @@ import {
   defineTool,
   describeDeniedWrites,
   LiveOutput,
-  snapshotWorkspace,
+  snapshotWorkspaceWithin,
   type ToolResult,
   type Zod,
 } from '@a3s-code/core';
@@ -91,7 +91,9 @@ export const evalTool = defineTool({
     const language = args.language ?? 'python';
     const kernels = await ctx.resource<EvalResource>(EVAL_RESOURCE);
     const live = new LiveOutput((text, stream) => ctx.emitOutput(text, stream));
-    const before = await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined);
+    // Each listing has a short bound of its own: a stuck one is given up, the changes then unknown.
+    const first = await snapshotWorkspaceWithin(ctx.workspace, ctx.signal);
+    const before = first.snapshot;
     try {
       const run = await kernels.run(language, args.code, ctx.workspace.root, {
         ...(args.reset === undefined ? {} : { reset: args.reset }),
@@ -129,9 +131,11 @@ export const evalTool = defineTool({
       const denied = await ctx.workspace.settleHeldWrites?.();
       if (denied !== undefined) parts.push(describeDeniedWrites(denied));
       // What the cell changed in the workspace, for the completion gate (unknown: counted as a change).
-      const after =
-        before === undefined ? undefined : await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined);
+      const second = before === undefined ? undefined : await snapshotWorkspaceWithin(ctx.workspace, ctx.signal);
+      const after = second?.snapshot;
       const changed = before !== undefined && after !== undefined ? changedFiles(before, after) : null;
+      const snapshotNote = first.note ?? second?.note;
+      if (snapshotNote !== undefined) parts.push(snapshotNote);
       return {
         output: parts.join('\n'),
         exitCode: run.ok && denied === undefined ? 0 : 1,
@@ -158,13 +162,18 @@ export const evalTool = defineTool({
       // A cell whose interpreter died (memory, a timeout, an exit) may still have changed files
       // before it did: what it changed is told as for any cell, so a cell that changed nothing
       // is not counted as a change.
-      const after =
-        before === undefined ? undefined : await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined);
+      const second = before === undefined ? undefined : await snapshotWorkspaceWithin(ctx.workspace, ctx.signal);
+      const after = second?.snapshot;
       const changed = before !== undefined && after !== undefined ? changedFiles(before, after) : null;
       const metadata = { ...(failed.metadata ?? {}), changed_files: changed };
-      return denied === undefined
+      const snapshotNote = first.note ?? second?.note;
+      const notes = [
+        ...(denied === undefined ? [] : [describeDeniedWrites(denied)]),
+        ...(snapshotNote === undefined ? [] : [snapshotNote]),
+      ];
+      return notes.length === 0
         ? { ...failed, metadata }
-        : { ...failed, output: `${failed.output}\n${describeDeniedWrites(denied)}`, metadata };
+        : { ...failed, output: [failed.output, ...notes].join('\n'), metadata };
     } finally {
       live.close();
     }

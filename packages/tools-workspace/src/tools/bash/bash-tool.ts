@@ -11,7 +11,8 @@ import {
   defineTool,
   describeDeniedWrites,
   LiveOutput,
-  snapshotWorkspace,
+  SNAPSHOT_TIMEOUT_MS,
+  snapshotWorkspaceWithin,
   type CapturedStream,
   type ToolArgRefinement,
 } from '@a3s-code/core';
@@ -111,21 +112,38 @@ export const bashTool = defineTool({
     guard(async () => {
       const exec = ctx.workspace.exec;
       if (!exec) throw new CapabilityUnavailableError('exec', 'bash');
-      const before = await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined);
       const timeoutMs = args.timeout ?? BASH_TIMEOUT_MS.default;
+      // The listing before the command takes at most half of its deadline (at least a second, at
+      // most SNAPSHOT_TIMEOUT_MS). One that had to be given up (stuck: rg unable to start its
+      // threads) counts against the deadline, the command keeping at least half of it, so the call
+      // ends within its timeout (or a second past a timeout under two seconds); one that finished
+      // does not count, so a command keeps its whole timeout on a slow machine.
+      const started = performance.now();
+      const first = await snapshotWorkspaceWithin(
+        ctx.workspace,
+        ctx.signal,
+        Math.min(SNAPSHOT_TIMEOUT_MS, Math.max(timeoutMs / 2, 1000)),
+      );
+      const before = first.snapshot;
+      const spent = performance.now() - started;
+      const left =
+        first.note === undefined ? timeoutMs : Math.max(1, Math.floor(Math.max(timeoutMs / 2, timeoutMs - spent)));
       const live = new LiveOutput((delta, stream) => ctx.emitOutput(delta, stream));
       const result = await exec
         .run({
           command: args.command,
-          timeoutMs,
+          timeoutMs: left,
           maxOutputBytes: args.max_output_bytes ?? BASH_MAX_OUTPUT_BYTES.default,
           signal: ctx.signal,
           onOutput: (stream, text) => live.push(stream, text),
           ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
         })
         .finally(() => live.close());
-      const after = before ? await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
+      // The listing after it has a short bound of its own (the one before showed it works).
+      const second = before ? await snapshotWorkspaceWithin(ctx.workspace, ctx.signal) : undefined;
+      const after = second?.snapshot;
       const changed = before && after ? changedFiles(before, after) : null;
+      const snapshotNote = first.note ?? second?.note;
       let output = renderCaptured(result.stdout, 'stdout');
       const err = renderCaptured(result.stderr, 'stderr');
       if (err !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[stderr]\n${err}`;
@@ -142,6 +160,7 @@ export const bashTool = defineTool({
         output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${note}`;
       const denied = describeDeniedWrites(result.deniedWrites);
       if (denied !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${denied}`;
+      if (snapshotNote !== undefined) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${snapshotNote}`;
       const exitCode = result.timedOut ? 124 : (result.exitCode ?? 128) || (result.deniedWrites === undefined ? 0 : 1);
       return {
         output,
@@ -155,6 +174,7 @@ export const bashTool = defineTool({
           stderr: streamMeta(result.stderr),
           changed_files: changed,
           changed_paths: changed ? [...changed.created, ...changed.modified, ...changed.deleted].sort() : null,
+          ...(snapshotNote === undefined ? {} : { changed_files_unknown: snapshotNote }),
           background_processes: background.map((p) => ({
             pid: p.pid,
             command: p.command,
