@@ -33,10 +33,10 @@ export function uriOf(absPath: string): string {
   return pathToFileURL(absPath).href;
 }
 
-/** A started, initialized server. */
 /** The servers alive in this process, killed by its exit hook (an idle server holds no loop). */
 const live = killedOnExit<LspClient>();
 
+/** A started, initialized server. */
 export class LspClient {
   static {
     // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_LspClient`; people read `LspClient`.
@@ -72,8 +72,8 @@ export class LspClient {
     });
   }
 
-  /** Spawns the server in `root`, initializes it and returns the client. */
-  static async start(cmd: ServerCommand, root: string, languageIds: readonly string[]): Promise<LspClient> {
+  /** Spawns and initializes the server in `root`; `apart` (a process namespace of its own): no pid is sent. */
+  static async start(cmd: ServerCommand, root: string, options: { readonly apart?: boolean } = {}): Promise<LspClient> {
     const t0 = performance.now();
     const rpc = await import('vscode-jsonrpc/node');
     const { child, tmp } = spawnServer(cmd, root);
@@ -116,7 +116,7 @@ export class LspClient {
     child.stdin!.on('error', () => {});
     connection.listen();
     const init = connection.sendRequest('initialize', {
-      processId: process.pid,
+      processId: options.apart === true ? null : process.pid,
       rootUri: uriOf(root),
       workspaceFolders: [{ uri: uriOf(root), name: 'root' }],
       initializationOptions: cmd.initializationOptions ?? {},
@@ -148,7 +148,6 @@ export class LspClient {
       throw error;
     }
     void connection.sendNotification('initialized', {});
-    void languageIds;
     client.startMs = performance.now() - t0;
     client.#holdLoop(false);
     live.add(client);
@@ -189,6 +188,16 @@ export class LspClient {
   /** Calls `listener` when the process exits. */
   onExit(listener: () => void): void {
     this.#exitListeners.push(listener);
+  }
+
+  /** How many documents this client has opened. */
+  get openDocuments(): number {
+    return this.#versions.size;
+  }
+
+  /** The text last synced for an open document (`undefined` when it is not open). */
+  textOf(absPath: string): string | undefined {
+    return this.#texts.get(uriOf(absPath));
   }
 
   /** Whether the document is open. */

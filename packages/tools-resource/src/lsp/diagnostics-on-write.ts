@@ -6,23 +6,27 @@
  * warnings the write introduced and the run has not seen yet are appended to the tool's result.
  * What the write introduced is measured against the file's diagnostics before the write: those
  * the server last gave for an open file, or, for a file it had not opened, those of the old text
- * read before the call ran (see `write-baseline.ts`). A file no server can serve costs nothing
- * beyond a few cached checks; no server starts for it. Under read deny rules a written file the
- * rules hide gets no diagnostics, and messages that could quote a hidden file are withheld
- * (see `exposure.ts`), as are those that could quote a file outside the workspace, for every
- * server (see `outside-text.ts`).
+ * read before the call ran (see `write-baseline.ts`), counted per message (see `introduced.ts`).
+ * A file no server can serve costs nothing beyond a few cached checks; no server starts for it.
+ * Under read deny rules the server runs with the hidden files out of its reach (see
+ * `server-hold.ts`), a written file the rules hide gets no diagnostics, and messages that could
+ * quote a hidden file are withheld (see `exposure.ts`), as are those that could quote a file
+ * outside the workspace, for every server (see `outside-text.ts`). Where the server could not be
+ * kept from the hidden files its project reads, whether the write introduced problems is not
+ * shown at all: the hidden files could decide it.
  */
 import type { ToolContext, ToolMiddleware, ToolResult } from '@a3s-code/core';
 import { projectExposure } from './exposure.js';
 import { diagnosticRecords, formatDiagnostic } from './format.js';
 import { type HiddenRule, hiddenRuleOf } from './hidden-files.js';
-import { ledgerKey } from './ledger.js';
+import { introducedDiagnostics } from './introduced.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import { shownDiagnostics } from './outside-text.js';
 import type { LspDiagnostic } from './protocol.js';
 import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
-import { withheldNote } from './withheld.js';
+import { callHoldOf } from './server-hold.js';
+import { blindNote, withheldNote } from './withheld.js';
 import { snapshotBefore, type WriteSnapshot } from './write-baseline.js';
 
 /** The tools diagnostics-on-write wraps. */
@@ -56,6 +60,8 @@ interface Found {
   readonly fresh: LspDiagnostic[];
   readonly settled: boolean;
   readonly withheld?: string;
+  /** Why none of the file's diagnostics but its syntax errors are shown (see `server-hold.ts`). */
+  readonly blind?: string;
 }
 
 async function newDiagnostics(
@@ -76,24 +82,32 @@ async function newDiagnostics(
   if (!sup.availability(abs).ok || (await hidden(abs)) !== undefined) return undefined;
   const { client, spec, root } = await sup.clientFor(abs);
   const wasOpen = client.isOpen(abs);
-  let baseline: Set<string>;
+  let baseline: readonly LspDiagnostic[];
   const old = wasOpen ? undefined : snapshot.get(abs);
-  if (wasOpen) baseline = new Set(client.lastDiagnostics(abs).map(ledgerKey));
+  // The text the baseline is of, to tell where its lines moved (see `introduced.ts`).
+  const oldText = wasOpen ? client.textOf(abs) : typeof old === 'string' ? old : undefined;
+  if (wasOpen) baseline = client.lastDiagnostics(abs);
   else if (typeof old === 'string') {
     // The server never saw this file: open it with its old text first; its errors are the baseline.
     const at = client.publications(abs);
     client.sync(abs, spec.languageId(abs), old);
     const was = { abs, path: sup.display(abs), text: old, client, spec, root, sent: true };
-    baseline = new Set((await settleAfterSync(was, at, ctx.signal, COLD_CAP_MS)).diagnostics.map(ledgerKey));
-  } else baseline = new Set();
+    baseline = (await settleAfterSync(was, at, ctx.signal, COLD_CAP_MS)).diagnostics;
+  } else baseline = [];
   const before = client.publications(abs);
   const f = await syncFile(sup, path);
   f.client.save(f.abs, f.text);
   const cold = !wasOpen && typeof old !== 'string';
   const { diagnostics, settled } = await settleAfterSync(f, before, ctx.signal, cold ? COLD_CAP_MS : undefined);
   if (f.client.exited) throw new Error(`the ${spec.id} server exited while it checked the file`);
-  const introduced = diagnostics.filter((d) => important(d) && !baseline.has(ledgerKey(d)));
+  const texts = oldText === undefined ? undefined : { before: oldText, after: f.text };
+  let introduced = introducedDiagnostics(baseline.filter(important), diagnostics.filter(important), texts);
+  // A server that read the hidden files: asked whether or not anything was introduced, so that
+  // the answer does not tell either.
+  const blind = f.kept === false ? await projectExposure(f, sup.workspaceRoot, hidden, ctx.signal) : undefined;
+  if (blind !== undefined) introduced = introduced.filter((d) => d.syntactic === true);
   const fresh = lsp.ledger.fresh(ctx.runId, introduced);
+  if (blind !== undefined) return { path: f.path, fresh, settled, blind };
   const exposure = fresh.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, ctx.signal);
   const shown = shownDiagnostics(fresh, f.abs, sup.workspaceRoot, exposure);
   return shown.withheld === undefined
@@ -106,7 +120,7 @@ async function supervisorFor(ctx: ToolContext): Promise<{ lsp: LspResource; sup:
   try {
     const lsp = await ctx.resource<LspResource>(LSP_RESOURCE);
     const sup = lsp.supervisor(ctx.workspace.root);
-    return 'unavailable' in sup ? undefined : { lsp, sup };
+    return 'unavailable' in sup ? undefined : { lsp, sup: sup.forCall(callHoldOf(ctx)) };
   } catch {
     return undefined;
   }
@@ -148,8 +162,10 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
     }
   }
   if (found.length === 0 && failed.length === 0) return result;
-  const unsettled = found.filter((r) => !r.settled).map((r) => r.path);
+  const unsettled = found.filter((r) => !r.settled && r.blind === undefined).map((r) => r.path);
+  const blind = found.flatMap((r) => (r.blind === undefined ? [] : [{ path: r.path, why: r.blind }]));
   const notChecked = [
+    ...blind.map((b) => blindNote(b.path, b.why)),
     ...failed.map((f) => `Diagnostics not checked for ${f.path}: ${f.why} (lsp status tells more).`),
     // A server that stays silent is not a clean write: the model reads only this text.
     ...unsettled.map(
@@ -165,6 +181,7 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
     new: records,
     ...(unsettled.length ? { unsettled } : {}),
     ...(withheld.length ? { withheld } : {}),
+    ...(blind.length ? { not_shown: blind } : {}),
     ...(failed.length ? { failed } : {}),
   };
   const metadata = { ...(result.metadata ?? {}), diagnostics: meta };

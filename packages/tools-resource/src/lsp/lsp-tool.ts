@@ -24,6 +24,7 @@ import {
   status,
   symbols,
 } from './operations.js';
+import { callHoldOf } from './server-hold.js';
 import type { LspSupervisor } from './supervisor.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -57,20 +58,27 @@ const lspInput = (z: Zod) =>
       .max(200)
       .optional()
       .describe('the identifier as written on that line (there is no column)'),
-    query: z.string().max(200).optional().describe('symbols: search the workspace for this name'),
+    query: z
+      .string()
+      .max(200)
+      .optional()
+      .describe("symbols: search the workspace for this name (with `file`: that file's project only)"),
   });
 
 /** The arguments of `lsp`. */
 export type LspArgs = z.output<ReturnType<typeof lspInput>>;
 
-const DESCRIPTION = `Ask the project's language server (TypeScript/JavaScript, Python; Go, Rust, C/C++, Dart when installed). Positions: \`line\` (1-based) plus \`symbol\`, the identifier as written on that line; there is no column. Operations: status (which servers can run here and why not); diagnostics (file, or file "*" for the whole project's checker); definition, type_definition, implementation, references (≤ 50), hover, code_actions (file, line, symbol); symbols (file → its outline ≤ 200, or query + file → workspace search ≤ 100); reload (restart the server for file, or all). Locations come back as path:line: text. Renaming is the separate lsp_rename tool.`;
+const DESCRIPTION = `Ask the project's language server (TypeScript/JavaScript, Python; Go, Rust, C/C++, Dart when installed). Positions: \`line\` (1-based) plus \`symbol\`, the identifier as written on that line; there is no column. Operations: status (which servers can run here and why not); diagnostics (file, or file "*" for the whole project's checker); definition, type_definition, implementation, references (≤ 50), hover, code_actions (file, line, symbol); symbols (file → its outline ≤ 200, or query → workspace search ≤ 100, in the project of \`file\` when given); reload (restart the server for file, or all). Locations come back as path:line: text. Renaming is the separate lsp_rename tool.`;
 
-/** The supervisor of the call's workspace, or a typed failure saying why there is none. */
+/**
+ * The supervisor of the call's workspace as the call uses it (its servers held to the call's read
+ * rules, see `server-hold.ts`), or a typed failure saying why there is none.
+ */
 export async function supervisorOf(ctx: ToolContext): Promise<LspSupervisor> {
   const lsp = await ctx.resource<LspResource>(LSP_RESOURCE);
   const sup = lsp.supervisor(ctx.workspace.root);
   if ('unavailable' in sup) throw new LspError('LSP_UNAVAILABLE', sup.unavailable);
-  return sup;
+  return sup.forCall(callHoldOf(ctx));
 }
 
 /** A failed result for a typed lsp failure; `changes: []` tells the change ledger nothing was written. */

@@ -12,7 +12,8 @@ import type { LspDiagnostic, LspRange } from './protocol.js';
 import { uriOf as uri } from './client.js';
 import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
-import { withheldNote } from './withheld.js';
+import { blindNote, withheldNote } from './withheld.js';
+import { workspaceSymbols } from './workspace-symbols.js';
 
 export { projectDiagnostics } from './project-checker.js';
 
@@ -27,7 +28,6 @@ export interface OperationArgs {
 const REFERENCES_MAX = 50;
 /** An explicit `diagnostics` call may wait for a cold server's first answer this long. */
 const FIRST_DIAGNOSTICS_CAP_MS = 15_000;
-const WORKSPACE_SYMBOLS_MAX = 100;
 const DOCUMENT_SYMBOLS_MAX = 200;
 
 function needFile(args: OperationArgs, op: string): string {
@@ -84,7 +84,18 @@ export async function fileDiagnostics(
   const before = known.isOpen(abs) ? known.publications(abs) : 0;
   const f = await syncFile(sup, file);
   const { diagnostics, settled } = await settleAfterSync(f, before, signal, FIRST_DIAGNOSTICS_CAP_MS);
-  const important = diagnostics.filter((d) => (d.severity ?? 1) <= 2);
+  let important = diagnostics.filter((d) => (d.severity ?? 1) <= 2);
+  // A server that read the hidden files: asked whether or not it reports anything, so that the
+  // answer does not tell either; then only syntax errors are shown (see `server-hold.ts`).
+  const blind = f.kept === false ? await projectExposure(f, sup.workspaceRoot, hidden, signal) : undefined;
+  if (blind !== undefined) {
+    important = important.filter((d) => d.syntactic === true);
+    return {
+      output: [...important.map((d) => formatDiagnostic(f.path, d)), blindNote(f.path, blind)].join('\n'),
+      exitCode: 0,
+      metadata: { path: f.path, diagnostics: diagnosticRecords(f.path, important), not_shown: blind },
+    };
+  }
   const project = important.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, signal);
   const { list: shown, withheld: exposure } = shownDiagnostics(important, f.abs, sup.workspaceRoot, project);
   const head = `${shown.length === 0 ? 'No errors or warnings' : `${shown.length} errors/warnings`} in ${f.path}${settled ? '' : ' (the server had not settled; this may be incomplete)'}`;
@@ -190,41 +201,14 @@ interface DocSymbol {
   containerName?: string;
 }
 
-/** `symbols`: workspace symbols for `query` (≤ 100), or a document's symbols for `file` (≤ 200). */
+/** `symbols`: workspace symbols for `query` (≤ 100, see `workspace-symbols.ts`), or a document's symbols for `file` (≤ 200). */
 export async function symbols(
   sup: LspSupervisor,
   args: OperationArgs,
   signal: AbortSignal,
   hidden: HiddenRule = NOTHING_HIDDEN,
 ): Promise<ToolResult> {
-  if (args.query !== undefined) {
-    const f = await syncFile(sup, args.file ?? anchorFile(sup));
-    const answer =
-      (await serverCall(
-        f.client.request<DocSymbol[] | null>('workspace/symbol', { query: args.query }, signal),
-        'symbols',
-      )) ?? [];
-    const { shown: located, left } = await visible(
-      answer.filter((s) => s.location !== undefined),
-      (s) => s.location!.uri,
-      hidden,
-    );
-    const { lines } = await formatLocations(
-      located.slice(0, WORKSPACE_SYMBOLS_MAX).map((s) => ({
-        uri: s.location!.uri,
-        range: s.location!.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-      })),
-      (a) => sup.display(a),
-      new FileTexts((a) => sup.realInside(a)),
-    );
-    const out = lines.map((l, i) => `${l}  [${kindName(located[i]!.kind)} ${located[i]!.name}]`);
-    const head = `${located.length} symbol${located.length === 1 ? '' : 's'} matching '${args.query}'${located.length > WORKSPACE_SYMBOLS_MAX ? `; showing the first ${WORKSPACE_SYMBOLS_MAX}` : ''}`;
-    return {
-      output: [head, ...out, ...leftOutNote(left, 'symbol')].join('\n'),
-      exitCode: 0,
-      metadata: { total: located.length, ...(left === 0 ? {} : { left_out: left }) },
-    };
-  }
+  if (args.query !== undefined) return workspaceSymbols(sup, args.query, args.file, signal, hidden);
   const f = await syncFile(sup, needFile(args, 'symbols (or give `query`)'));
   const answer =
     (await serverCall(
@@ -286,6 +270,14 @@ export async function codeActions(
       ),
       'code_actions',
     )) ?? [];
+  // A server that read the hidden files: which fixes it offers, and how many, could depend on them.
+  const blind = f.kept === false ? await projectExposure(f, sup.workspaceRoot, hidden, signal) : undefined;
+  if (blind !== undefined)
+    return {
+      output: `Code actions not shown for ${f.path}:${args.line}: ${blind}, and this workspace cannot keep that file from the server, so which fixes it offers could reveal the file's content.`,
+      exitCode: 0,
+      metadata: { actions: [], not_shown: blind },
+    };
   const head = `${answer.length} code action${answer.length === 1 ? '' : 's'} at ${f.path}:${args.line}`;
   const titled = (): string | undefined => {
     const check = new OutsideCheck(sup.workspaceRoot);
@@ -338,18 +330,15 @@ export async function reload(sup: LspSupervisor, file: string | undefined): Prom
   };
 }
 
-function anchorFile(sup: LspSupervisor): string {
-  throw new LspError(
-    'LSP_ARGS',
-    `symbols with \`query\` needs \`file\`: any file of the project whose server should search (workspace ${sup.workspaceRoot})`,
-  );
-}
-
 async function serverCall<T>(work: Promise<T>, op: string): Promise<T> {
   try {
     return await work;
   } catch (error) {
     if (error instanceof LspError) throw error;
-    throw new LspError('LSP_SERVER', `${op} failed in the server: ${(error as Error).message}`, {}, error);
+    // The first line only: a server's error may go on with its stack, naming host paths.
+    const message = String((error as Error).message)
+      .split('\n')[0]!
+      .slice(0, 300);
+    throw new LspError('LSP_SERVER', `${op} failed in the server: ${message}`, {}, error);
   }
 }

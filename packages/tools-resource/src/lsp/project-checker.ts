@@ -3,7 +3,8 @@
  * lines about hidden files and files outside the workspace go; while its program reads a hidden
  * file (the files it lists, else every workspace file it could read) or a file outside the
  * workspace (the files it lists, else the paths its configuration names), every message is
- * withheld.
+ * withheld. A checker runs held to the call's read rules as the servers are (see
+ * `server-hold.ts`); where it cannot be and it read a hidden file, none of its problems is shown.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -45,9 +46,20 @@ export async function projectDiagnostics(
       runs.push({ server: spec.id, exit: null, output: cmd.missing });
       continue;
     }
-    const run = await runChecker(cmd.command, cmd.args, sup.workspaceRoot, signal);
+    // Held as the servers are: the files the call's read rules hide are out of the checker's reach.
+    const launch = await sup.launch(cmd);
+    const run = await runChecker(launch.command.command, launch.command.args, sup.workspaceRoot, signal);
     const split = spec.checkerFiles?.(run.output) ?? { problems: run.output };
     const exposure = await checkerExposure(sup, spec, run, split.files, hidden);
+    if (!launch.kept && exposure !== undefined) {
+      // It read a hidden file: which problems it reports, and whether any, could depend on it.
+      runs.push({
+        server: spec.id,
+        exit: null,
+        output: `(problems not shown: ${exposure}, and this workspace cannot keep that file from the checker, so whether it reports a problem could reveal the file's content)`,
+      });
+      continue;
+    }
     const at = (p: string): string => (isAbsolute(p) ? p : resolve(sup.workspaceRoot, p));
     const { text, left } = await checkerOutputShown(split.problems.slice(0, SHOWN_MAX), at, shownRule(sup, hidden));
     const lines = [...leftOutNote(left, 'problem')];

@@ -16,6 +16,11 @@ export interface SyncedFile {
   readonly root: string;
   /** Whether the sync sent anything (false: the server already had this text). */
   readonly sent: boolean;
+  /**
+   * False when the call's read rules hide files and the server could not be kept from them (see
+   * `server-hold.ts`); absent: kept.
+   */
+  readonly kept?: boolean;
 }
 
 /**
@@ -36,9 +41,9 @@ export async function syncFile(sup: LspSupervisor, file: string): Promise<Synced
   } catch (error) {
     throw new LspError('LSP_PATH', `cannot read ${path}: ${(error as Error).message}`, { path }, error);
   }
-  const { client, spec, root } = await sup.clientFor(abs);
+  const { client, spec, root, kept } = await sup.clientFor(abs);
   const sent = client.sync(abs, spec.languageId(abs), text);
-  return { abs, path, text, client, spec, root, sent };
+  return { abs, path, text, client, spec, root, sent, kept };
 }
 
 /**

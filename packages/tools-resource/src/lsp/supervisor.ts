@@ -7,6 +7,8 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { LspClient } from './client.js';
 import { LspError } from './lsp-errors.js';
+import { type CallHold, NO_HOLD, type ServerLaunch, serverLaunch } from './server-hold.js';
+import type { ServerCommand } from './server-command.js';
 import { LSP_SERVERS, type ServerSpec, findRoot, serverForPath } from './servers.js';
 
 /** The real path of `abs` (symbolic links resolved), or `undefined` when it does not exist. */
@@ -47,20 +49,63 @@ interface Entry {
   crashes: number;
   startMs?: number;
   reason?: string;
+  /** The files kept from the running server, one key (see `server-hold.ts`). */
+  key: string;
+}
+
+/** The state every view of one workspace's supervisor shares. */
+interface Pool {
+  readonly entries: Map<string, Entry>;
+  closed: boolean;
+}
+
+/** A running server for a file, and whether it keeps the call's hidden files from itself. */
+export interface ServedClient {
+  readonly client: LspClient;
+  readonly spec: ServerSpec;
+  readonly root: string;
+  /** False when read rules hide files from the call and the server could not be kept from them. */
+  readonly kept: boolean;
 }
 
 /** The session's language servers. */
 export class LspSupervisor {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_LspSupervisor`; people read `LspSupervisor`.
+    Object.defineProperty(this, 'name', { value: 'LspSupervisor' });
+  }
   readonly #workspaceRoot: string;
   #realRoot: string | undefined;
-  readonly #entries = new Map<string, Entry>();
-  #closed = false;
+  #pool: Pool = { entries: new Map(), closed: false };
+  #hold: CallHold = NO_HOLD;
+  /** How each server starts for this view's call, by server id. */
+  readonly #launches = new Map<string, Promise<ServerLaunch>>();
   /** The servers this supervisor can start, in lookup order. */
   readonly servers: readonly ServerSpec[];
 
   constructor(workspaceRoot: string, servers: readonly ServerSpec[] = LSP_SERVERS) {
     this.#workspaceRoot = resolve(workspaceRoot);
     this.servers = servers;
+  }
+
+  /**
+   * This supervisor as a call held by `hold` uses it: the same servers, each started (or
+   * restarted) through the call's hold so that the files its read rules hide are out of the
+   * server's reach (see `server-hold.ts`).
+   */
+  forCall(hold: CallHold): LspSupervisor {
+    const view = new LspSupervisor(this.#workspaceRoot, this.servers);
+    view.#pool = this.#pool;
+    view.#hold = hold;
+    return view;
+  }
+
+  /**
+   * How a process of the pack (a project checker) starts for this view's call: through the call's
+   * hold, with the files its read rules hide out of reach (see `server-hold.ts`).
+   */
+  launch(cmd: ServerCommand): Promise<ServerLaunch> {
+    return serverLaunch(cmd, this.#hold);
   }
 
   /** The workspace root on disk. */
@@ -76,17 +121,15 @@ export class LspSupervisor {
     const abs = isAbsolute(path) ? resolve(path) : resolve(this.#workspaceRoot, path);
     const rel = relative(this.#workspaceRoot, abs);
     if (rel.startsWith('..') || isAbsolute(rel))
-      throw new LspError('LSP_PATH', `${path} is outside the workspace ${this.#workspaceRoot}`, { path });
+      throw new LspError('LSP_PATH', `${path} is outside the workspace`, { path });
     const real = realOrUndefined(abs);
     if (real !== undefined) {
       this.#realRoot ??= realOrUndefined(this.#workspaceRoot) ?? this.#workspaceRoot;
       const realRel = relative(this.#realRoot, real);
       if (realRel.startsWith('..') || isAbsolute(realRel))
-        throw new LspError(
-          'LSP_PATH',
-          `${path} resolves through a symbolic link to a place outside the workspace ${this.#workspaceRoot}`,
-          { path },
-        );
+        throw new LspError('LSP_PATH', `${path} resolves through a symbolic link to a place outside the workspace`, {
+          path,
+        });
     }
     return abs;
   }
@@ -133,18 +176,35 @@ export class LspSupervisor {
    * The running (or starting) server for `absFile`; throws `LSP_UNAVAILABLE` with the reason. A
    * server running for a project its spec now refuses is stopped first.
    */
-  async clientFor(absFile: string): Promise<{ client: LspClient; spec: ServerSpec; root: string }> {
+  async clientFor(absFile: string): Promise<ServedClient> {
     const a = this.availability(absFile);
     if (!a.ok) {
       if (a.spec !== undefined && a.root !== undefined) await this.#stop(a.spec, a.root, a.reason);
       throw new LspError('LSP_UNAVAILABLE', a.reason, { path: this.display(absFile) });
     }
-    return { client: await this.#client(a.spec, a.root), spec: a.spec, root: a.root };
+    return { ...(await this.#client(a.spec, a.root)), spec: a.spec, root: a.root };
+  }
+
+  /** The running (or starting) server of `spec` for the project at `root` (checked as {@link availability} does). */
+  async clientAt(spec: ServerSpec, root: string): Promise<ServedClient> {
+    const refused = spec.refuses?.(root, this.#workspaceRoot);
+    if (refused !== undefined) {
+      await this.#stop(spec, root, refused);
+      throw new LspError('LSP_UNAVAILABLE', refused, { server: spec.id });
+    }
+    return { ...(await this.#client(spec, root)), spec, root };
+  }
+
+  /** The servers running (or starting) now, with their project roots. */
+  running(): { readonly spec: ServerSpec; readonly root: string }[] {
+    return [...this.#pool.entries.values()]
+      .filter((e) => e.client !== undefined)
+      .map((e) => ({ spec: e.spec, root: e.root }));
   }
 
   /** Stops the server for (spec, root), if one runs or starts, and records why. */
   async #stop(spec: ServerSpec, root: string, reason: string): Promise<void> {
-    const entry = this.#entries.get(key(spec, root));
+    const entry = this.#pool.entries.get(key(spec, root));
     if (entry?.client === undefined) return;
     const old = entry.client;
     entry.client = undefined;
@@ -156,13 +216,13 @@ export class LspSupervisor {
 
   /** Whether a running server already has `absFile` open (starts nothing). */
   isOpen(absFile: string): boolean {
-    for (const e of this.#entries.values()) if (e.ready?.isOpen(absFile) === true && !e.ready.exited) return true;
+    for (const e of this.#pool.entries.values()) if (e.ready?.isOpen(absFile) === true && !e.ready.exited) return true;
     return false;
   }
 
   /** The server entries, for `status`. */
   states(): ServerState[] {
-    return [...this.#entries.values()].map((e) => ({
+    return [...this.#pool.entries.values()].map((e) => ({
       server: e.spec.id,
       root: this.display(e.root) || '.',
       state: e.state,
@@ -173,13 +233,13 @@ export class LspSupervisor {
   }
 
   /** Stops the server for (spec, root) if running and starts it again (unless its spec refuses the project). */
-  async reload(spec: ServerSpec, root: string): Promise<LspClient> {
+  async reload(spec: ServerSpec, root: string): Promise<ServedClient> {
     const refused = spec.refuses?.(root, this.#workspaceRoot);
     if (refused !== undefined) {
       await this.#stop(spec, root, refused);
       throw new LspError('LSP_UNAVAILABLE', refused, { server: spec.id });
     }
-    const entry = this.#entries.get(key(spec, root));
+    const entry = this.#pool.entries.get(key(spec, root));
     if (entry?.client !== undefined) {
       const old = entry.client;
       entry.client = undefined;
@@ -191,43 +251,63 @@ export class LspSupervisor {
       entry.crashes = 0;
       entry.restarts++;
     }
-    return this.#client(spec, root);
+    return { ...(await this.#client(spec, root)), spec, root };
   }
 
   /** Kills every server. */
   async close(): Promise<void> {
-    this.#closed = true;
-    const all = [...this.#entries.values()];
-    this.#entries.clear();
+    this.#pool.closed = true;
+    const all = [...this.#pool.entries.values()];
+    this.#pool.entries.clear();
     await Promise.all(all.map((e) => e.client?.then((c) => c.close()).catch(() => {})));
   }
 
-  #client(spec: ServerSpec, root: string): Promise<LspClient> {
-    if (this.#closed) return Promise.reject(new LspError('LSP_UNAVAILABLE', 'the session is closed'));
-    const k = key(spec, root);
-    let entry = this.#entries.get(k);
-    if (entry === undefined) {
-      entry = { spec, root, state: 'stopped', restarts: 0, crashes: 0 };
-      this.#entries.set(k, entry);
+  /** How `spec`'s server starts for this view's call (asked of the call's hold once per server). */
+  #launch(spec: ServerSpec): Promise<ServerLaunch> {
+    let launch = this.#launches.get(spec.id);
+    if (launch === undefined) {
+      const cmd = spec.resolve();
+      if ('missing' in cmd) return Promise.reject(new LspError('LSP_UNAVAILABLE', cmd.missing));
+      launch = serverLaunch(cmd, this.#hold);
+      this.#launches.set(spec.id, launch);
     }
-    if (entry.client !== undefined) return entry.client;
-    if (entry.state === 'crashed' && entry.crashes >= 2)
-      return Promise.reject(
-        new LspError(
-          'LSP_SERVER',
-          `the ${spec.id} server for ${this.display(root) || '.'} crashed twice; call lsp reload`,
-          {
-            server: spec.id,
-          },
-        ),
+    return launch;
+  }
+
+  async #client(spec: ServerSpec, root: string): Promise<{ client: LspClient; kept: boolean }> {
+    if (this.#pool.closed) throw new LspError('LSP_UNAVAILABLE', 'the session is closed');
+    const launch = await this.#launch(spec);
+    // From here to the start nothing is awaited: calls at the same time share one start.
+    if (this.#pool.closed) throw new LspError('LSP_UNAVAILABLE', 'the session is closed');
+    const k = key(spec, root);
+    let entry = this.#pool.entries.get(k);
+    if (entry === undefined) {
+      entry = { spec, root, state: 'stopped', restarts: 0, crashes: 0, key: '' };
+      this.#pool.entries.set(k, entry);
+    }
+    if (entry.client !== undefined && entry.key === launch.key)
+      return { client: await entry.client, kept: launch.kept };
+    if (entry.client !== undefined) {
+      // Started keeping other files from itself than this call's rules hide: restarted for the call.
+      const old = entry.client;
+      entry.client = undefined;
+      entry.ready = undefined;
+      entry.restarts++;
+      void old.then((c) => c.close()).catch(() => {});
+    } else if (entry.state === 'crashed' && entry.crashes >= 2)
+      throw new LspError(
+        'LSP_SERVER',
+        `the ${spec.id} server for ${this.display(root) || '.'} crashed twice; call lsp reload`,
+        { server: spec.id },
       );
-    if (entry.state === 'crashed') entry.restarts++;
+    else if (entry.state === 'crashed') entry.restarts++;
     const e = entry;
-    const cmd = spec.resolve();
-    if ('missing' in cmd) return Promise.reject(new LspError('LSP_UNAVAILABLE', cmd.missing));
     e.state = 'starting';
-    const started = LspClient.start(cmd, root, []).then(
+    e.key = launch.key;
+    const started = LspClient.start(launch.command, root, { apart: launch.apart }).then(
       (client) => {
+        // Replaced meanwhile (and closed by whoever replaced it).
+        if (e.client !== started) return client;
         e.state = 'running';
         e.ready = client;
         e.startMs = client.startMs;
@@ -240,24 +320,26 @@ export class LspSupervisor {
           e.state = 'crashed';
           e.reason = 'the server process exited; it restarts on next use';
         });
-        if (this.#closed) void client.close();
+        if (this.#pool.closed) void client.close();
         return client;
       },
       (error: unknown) => {
-        e.client = undefined;
-        e.state = 'failed';
-        e.crashes++;
-        e.reason = error instanceof Error ? error.message : String(error);
+        if (e.client === started) {
+          e.client = undefined;
+          e.state = 'failed';
+          e.crashes++;
+          e.reason = error instanceof Error ? error.message : String(error);
+        }
         throw new LspError(
           'LSP_SERVER',
-          `the ${spec.id} server did not start: ${e.reason}`,
+          `the ${spec.id} server did not start: ${error instanceof Error ? error.message : String(error)}`,
           { server: spec.id },
           error,
         );
       },
     );
     e.client = started;
-    return started;
+    return { client: await started, kept: launch.kept };
   }
 }
 

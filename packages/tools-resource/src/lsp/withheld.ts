@@ -14,6 +14,15 @@ export function withheldNote(why: string, what = 'messages'): string {
   return `(${what} withheld: ${why}, and their text could quote it)`;
 }
 
+/**
+ * The note for a file whose diagnostics are not shown at all (but for syntax errors): its server
+ * read a hidden file (`why`, a sentence naming the rule) and could not be kept from it, so which
+ * problems it reports, and whether any, could depend on that file's content.
+ */
+export function blindNote(path: string, why: string): string {
+  return `Diagnostics not shown for ${path} (but for syntax errors): ${why}, and this workspace cannot keep that file from the server, so whether it reports a problem could reveal the file's content.`;
+}
+
 /** The diagnostics with every message that could quote another file withheld. */
 export function withholdMessages(list: readonly LspDiagnostic[]): LspDiagnostic[] {
   return list.map((d) => (d.syntactic === true ? d : { ...d, message: WITHHELD }));
