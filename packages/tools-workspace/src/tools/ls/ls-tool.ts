@@ -10,6 +10,7 @@ import { WorkspaceFileError } from '../../errors.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { filesOf, guard, ok } from '../shared/results.js';
 import { shownPath } from '../shared/text.js';
+import { listing } from './ls-listing.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 const lsInput = (z: Zod) =>
@@ -44,17 +45,20 @@ export const lsTool = defineTool({
       const limit = args.limit ?? 200;
       const fp = fingerprint([path]);
       const at = decodeCursor('ls', fp, args.cursor);
-      const entries = await fs.list(path, { signal: ctx.signal }).catch(async (error: unknown) => {
-        // The path itself being a file reads "a parent … is not a directory" at the file-system level.
-        if (!(error instanceof WorkspaceFileError && error.problem === 'not_directory')) throw error;
-        const st = await fs.stat(path, { signal: ctx.signal }).catch(() => undefined);
-        if (st === undefined || st.kind === 'directory') throw error;
-        throw new WorkspaceFileError(
-          path,
-          'not_directory',
-          `is a ${st.kind === 'file' ? 'file' : 'special file'}, not a directory; ls lists a directory (read shows a file's content)`,
-        );
-      });
+      const listed = () => fs.list(path, { signal: ctx.signal });
+      const entries = await listing(ctx.workspace.fs ?? fs, fs, path, ctx.signal, at?.path !== undefined, listed).catch(
+        async (error: unknown) => {
+          // The path itself being a file reads "a parent … is not a directory" at the file-system level.
+          if (!(error instanceof WorkspaceFileError && error.problem === 'not_directory')) throw error;
+          const st = await fs.stat(path, { signal: ctx.signal }).catch(() => undefined);
+          if (st === undefined || st.kind === 'directory') throw error;
+          throw new WorkspaceFileError(
+            path,
+            'not_directory',
+            `is a ${st.kind === 'file' ? 'file' : 'special file'}, not a directory; ls lists a directory (read shows a file's content)`,
+          );
+        },
+      );
       const start = at?.path === undefined ? 0 : entries.findIndex((e) => e.name > at.path!);
       const from = start < 0 ? entries.length : start;
       const slice = entries.slice(from, from + limit);
