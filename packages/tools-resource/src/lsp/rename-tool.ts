@@ -187,10 +187,21 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
     size_after: Buffer.byteLength(p.after, 'utf8'),
   }));
   const edits = [...byFile.values()].reduce((n, e) => n + e.length, 0);
+  // A server held apart from the files the read rules deny never saw them: say so, since a
+  // reference in one of them was neither found nor renamed.
+  const unseen = ctx.workspace.readDenied !== undefined && ctx.workspace.holdProcess !== undefined;
+  const note = unseen
+    ? "\n[files the read rules hide are out of the language server's reach: a reference in one of them was not looked for, nor renamed]"
+    : '';
   return {
-    output: `Renamed '${args.symbol}' to '${args.new_name}': ${edits} edit${edits === 1 ? '' : 's'} in ${planned.length} file${planned.length === 1 ? '' : 's'}: ${planned.map((p) => p.path).join(', ')}`,
+    output: `Renamed '${args.symbol}' to '${args.new_name}': ${edits} edit${edits === 1 ? '' : 's'} in ${planned.length} file${planned.length === 1 ? '' : 's'}: ${planned.map((p) => p.path).join(', ')}${note}`,
     exitCode: 0,
-    metadata: { edits, changed_paths: planned.map((p) => p.path), changes },
+    metadata: {
+      edits,
+      changed_paths: planned.map((p) => p.path),
+      changes,
+      ...(unseen ? { hidden_files_unseen: true } : {}),
+    },
   };
 }
 
