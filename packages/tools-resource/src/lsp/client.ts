@@ -147,7 +147,7 @@ export class LspClient {
       client.#kill();
       throw error;
     }
-    void connection.sendNotification('initialized', {});
+    client.#notify('initialized', {});
     client.startMs = performance.now() - t0;
     client.#holdLoop(false);
     live.add(client);
@@ -212,25 +212,25 @@ export class LspClient {
     if (version === undefined) {
       this.#versions.set(uri, 1);
       this.#texts.set(uri, text);
-      void this.#connection.sendNotification('textDocument/didOpen', {
-        textDocument: { uri, languageId, version: 1, text },
-      });
+      this.#notify('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
       return true;
     }
     if (this.#texts.get(uri) === text) return false;
     this.#versions.set(uri, version + 1);
     this.#texts.set(uri, text);
     this.#pulled.delete(uri);
-    void this.#connection.sendNotification('textDocument/didChange', {
-      textDocument: { uri, version: version + 1 },
-      contentChanges: [{ text }],
-    });
+    this.#notify('textDocument/didChange', { textDocument: { uri, version: version + 1 }, contentChanges: [{ text }] });
     return true;
+  }
+
+  /** Sends a notification; one to a server that has gone (its stream destroyed) fails quietly, its exit handled apart. */
+  #notify(method: string, params?: object): void {
+    this.#connection.sendNotification(method, params).catch(() => undefined);
   }
 
   /** Sends `didSave` with the text. */
   save(absPath: string, text: string): void {
-    void this.#connection.sendNotification('textDocument/didSave', { textDocument: { uri: uriOf(absPath) }, text });
+    this.#notify('textDocument/didSave', { textDocument: { uri: uriOf(absPath) }, text });
   }
 
   /** The publication count of a document (to wait for the next one). */
@@ -345,7 +345,7 @@ export class LspClient {
     this.#begin();
     try {
       await Promise.race([this.#connection.sendRequest('shutdown'), timeout(500, 'shutdown')]);
-      void this.#connection.sendNotification('exit');
+      this.#notify('exit');
     } catch {
       // killed below
     }
