@@ -2,7 +2,7 @@
 // of an eval kernel, writes after the call has ended, where no file existed for the rules to
 // hold when it started. What it creates under a write deny rule is removed while the session is
 // open (within about a second while the process is known to run, and before each later held
-// command), and once more when the session ends; the next held command's result names it.
+// command starts), and once more when the session ends; the next held command's result names it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,31 +11,61 @@ import { call, results, run, workspace } from './read-deny-kit.js';
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
 const bash = (id: string, command: string) => call(id, 'bash', { command });
 const DENY = { deny: ['Write(.github/workflows/**)', 'Write(.env.prod)'] };
+/** What a result's metadata names as removed, sorted. */
+const removedBy = (metadata: unknown): string[] =>
+  [...((metadata as { denied_writes?: { removed: string[] } } | undefined)?.denied_writes?.removed ?? [])].sort();
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!CAN_HIDE)('what a process left running creates later where a write rule denies it', () => {
-  it('PERM-02: a background job writing after its call ended loses the file, and the next command names it', async () => {
+  it('PERM-02: a background job writing between two calls loses the file before the next command runs, and that command names it', async () => {
+    const dir = workspace();
+    const { session } = await run(
+      dir,
+      [
+        // The job waits for a file the next call writes, so it writes only after its own call has ended.
+        bash(
+          'b1',
+          '(while [ ! -f go ]; do sleep 0.02; done; mkdir -p .github/workflows; echo "run: evil" > .github/workflows/evil.yml; echo A=1 > .env.prod; echo fine > src/late.ts; sleep 30) > /dev/null 2>&1 & echo started',
+        ),
+        call('w1', 'write', { file_path: 'go', content: 'x\n' }),
+        // The model answers after the job has written, and before a periodic sweep came.
+        { ...bash('b2', 'cat src/late.ts; ls .github/workflows 2>&1; cat .env.prod 2>&1; echo after'), delay_ms: 400 },
+      ],
+      { permissions: DENY },
+    );
+    const got = results(session);
+    expect(got.get('b1')?.output).toContain('started');
+    expect(got.get('b1')?.metadata).not.toHaveProperty('denied_writes');
+    const b2 = got.get('b2');
+    // The job had written everything before the command ran; what the rules deny was gone already.
+    expect(b2?.output).toContain('fine');
+    expect(b2?.output).not.toContain('evil.yml');
+    expect(b2?.output).not.toContain('A=1');
+    expect(removedBy(b2?.metadata)).toEqual(['.env.prod', '.github/workflows']);
+    expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
+    expect(existsSync(join(dir, '.env.prod'))).toBe(false);
+    // What the rules allow stays.
+    expect(readFileSync(join(dir, 'src', 'late.ts'), 'utf8')).toBe('fine\n');
+  });
+
+  it('PERM-02: a background job writing while the next command runs loses the file, and that command names it', async () => {
     const dir = workspace();
     const { session } = await run(
       dir,
       [
         bash(
           'b1',
-          '(sleep 0.5; mkdir -p .github/workflows; echo "run: evil" > .github/workflows/evil.yml; echo A=1 > .env.prod; echo fine > src/late.ts; sleep 30) > /dev/null 2>&1 & echo started',
+          '(while [ ! -f go ]; do sleep 0.02; done; mkdir -p .github/workflows; echo "run: evil" > .github/workflows/evil.yml; echo A=1 > .env.prod; echo done > ready; sleep 30) > /dev/null 2>&1 & echo started',
         ),
-        bash('b2', 'sleep 2; ls .github/workflows 2>&1; cat .env.prod 2>&1; echo after'),
+        bash('b2', 'touch go; while [ ! -f ready ]; do sleep 0.02; done; echo after'),
       ],
       { permissions: DENY },
     );
     const got = results(session);
-    expect(got.get('b1')?.output).toContain('started');
-    const b2 = got.get('b2');
-    expect(b2?.output).toContain('No such file or directory');
-    expect(b2?.metadata).toMatchObject({ denied_writes: { removed: ['.env.prod', '.github/workflows'] } });
+    expect(got.get('b1')?.metadata).not.toHaveProperty('denied_writes');
+    expect(removedBy(got.get('b2')?.metadata)).toEqual(['.env.prod', '.github/workflows']);
     expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
     expect(existsSync(join(dir, '.env.prod'))).toBe(false);
-    // What the rules allow stays.
-    expect(readFileSync(join(dir, 'src', 'late.ts'), 'utf8')).toBe('fine\n');
   });
 
   it('PERM-02: with no later call, the file goes within about a second, and what comes after the last look goes when the session ends', async () => {

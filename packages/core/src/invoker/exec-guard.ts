@@ -25,7 +25,7 @@ import { type ConfigSnapshot, mendConfigs, snapshotConfigs, type WatchedConfig }
 import { heldGitStore, type HeldGitStore } from './git-store.js';
 import type { CommandWatch, WatchState } from './git-watch.js';
 import { heldFilesNote } from './held-files-note.js';
-import { takeLateWrites, watchLateWrites } from './late-writes.js';
+import { takeLateWrites, returnLateWrites, watchLateWrites } from './late-writes.js';
 
 // File times come from a coarse clock (a few milliseconds behind `Date.now()`).
 const CLOCK_SLACK_MS = 50;
@@ -83,50 +83,66 @@ export function guardExec(
     if (store === undefined) return { hide, store };
     return { hide: { ...hide, unreadable: [...new Set([...hide.unreadable, ...store.paths])].sort() }, store };
   };
+  const runHeld = async (
+    request: Parameters<WorkspaceExec['run']>[0],
+    earlier: DeniedWrites | undefined,
+  ): ReturnType<WorkspaceExec['run']> => {
+    const started = Date.now() - CLOCK_SLACK_MS;
+    const [{ hide, store }, before, watched] = await Promise.all([
+      kept(),
+      configs === undefined ? undefined : snapshotConfigs(configs),
+      watch?.before(),
+    ]);
+    const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
+    // The checks after the command share one look through the workspace's folders begun after it ended.
+    let ended = 0n;
+    const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started, ended);
+    let result: Awaited<ReturnType<WorkspaceExec['run']>>;
+    try {
+      const given = env === undefined ? request : { ...request, env: { ...request.env, ...env } };
+      result = await exec.run(none ? given : { ...given, hide });
+    } catch (e) {
+      ended = process.hrtime.bigint();
+      // A command cancelled or failed part way may have created files too.
+      if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
+      await mendedAll(before, watched, started, ended).catch(() => undefined);
+      throw e;
+    }
+    ended = process.hrtime.bigint();
+    const told = note?.(result);
+    const held = heldFilesNote(result, hide, policy, workspace.root, ask);
+    const notes = [
+      ...(store === undefined ? [] : [store.note]),
+      ...(held === undefined ? [] : [held]),
+      ...(told === undefined ? [] : [told]),
+    ];
+    const noted = notes.length === 0 ? result : { ...result, heldNotes: [...(result.heldNotes ?? []), ...notes] };
+    if (!holdsWrites(policy, ask)) {
+      const configured = await mendedAll(before, watched, started, ended);
+      return configured === undefined ? noted : { ...noted, deniedWrites: configured };
+    }
+    const [created, configured] = await Promise.all([settle(), mendedAll(before, watched, started, ended)]);
+    const own = mergeDeniedWrites(deniedWrites(created), configured);
+    // A process the command left running may write after it returned: watched until the end.
+    const pids = (result.backgroundProcesses ?? []).map((p) => p.pid);
+    if (pids.length > 0) watchLateWrites(exec, { root: workspace.root, policy, ask, toolName, hide, started, pids });
+    // What was created while it ran is its own (above); what the sweeps removed meanwhile is named too.
+    const denied = mergeDeniedWrites(earlier, own, await takeLateWrites(exec, false));
+    return denied === undefined ? noted : { ...noted, deniedWrites: denied };
+  };
   const guarded: WorkspaceExec = {
     async run(request) {
       refuse();
-      const started = Date.now() - CLOCK_SLACK_MS;
-      const [{ hide, store }, before, watched] = await Promise.all([
-        kept(),
-        configs === undefined ? undefined : snapshotConfigs(configs),
-        watch?.before(),
-      ]);
-      const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
-      // The checks after the command share one look through the workspace's folders begun after it ended.
-      let ended = 0n;
-      const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started, ended);
-      let result: Awaited<ReturnType<WorkspaceExec['run']>>;
+      // What processes held before made since (a job an earlier command left running) is removed
+      // before this command starts, so it never sees or uses it; this command's result names it,
+      // or, when it fails, the next one.
+      const earlier = holdsWrites(policy, ask) ? await takeLateWrites(exec) : undefined;
       try {
-        const given = env === undefined ? request : { ...request, env: { ...request.env, ...env } };
-        result = await exec.run(none ? given : { ...given, hide });
+        return await runHeld(request, earlier);
       } catch (e) {
-        ended = process.hrtime.bigint();
-        // A command cancelled or failed part way may have created files too.
-        if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
-        await mendedAll(before, watched, started, ended).catch(() => undefined);
+        if (earlier !== undefined) returnLateWrites(exec, earlier);
         throw e;
       }
-      ended = process.hrtime.bigint();
-      const told = note?.(result);
-      const held = heldFilesNote(result, hide, policy, workspace.root, ask);
-      const notes = [
-        ...(store === undefined ? [] : [store.note]),
-        ...(held === undefined ? [] : [held]),
-        ...(told === undefined ? [] : [told]),
-      ];
-      const noted = notes.length === 0 ? result : { ...result, heldNotes: [...(result.heldNotes ?? []), ...notes] };
-      if (!holdsWrites(policy, ask)) {
-        const configured = await mendedAll(before, watched, started, ended);
-        return configured === undefined ? noted : { ...noted, deniedWrites: configured };
-      }
-      const [created, configured] = await Promise.all([settle(), mendedAll(before, watched, started, ended)]);
-      const own = mergeDeniedWrites(deniedWrites(created), configured);
-      // A process the command left running may write after it returned: watched until the end.
-      const pids = (result.backgroundProcesses ?? []).map((p) => p.pid);
-      if (pids.length > 0) watchLateWrites(exec, { root: workspace.root, policy, ask, toolName, hide, started, pids });
-      const denied = mergeDeniedWrites(own, await takeLateWrites(exec));
-      return denied === undefined ? noted : { ...noted, deniedWrites: denied };
     },
     ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
     ...(exec.hiding === undefined ? {} : { hiding: (process, hide) => exec.hiding?.(process, hide) }),

@@ -84,7 +84,7 @@ export function watchLateWrites(exec: object, hold: LateHold): void {
   else (kept.pids as number[]).push(...hold.pids);
   if (watch.timer === undefined && hold.pids.length > 0) {
     const w = watch;
-    w.timer = setInterval(() => void sweep(w).catch(() => undefined), SWEEP_MS);
+    w.timer = setInterval(() => void sweep(w).catch((e: unknown) => w.problems.push(String(e))), SWEEP_MS);
     w.timer.unref?.();
   }
 }
@@ -105,6 +105,14 @@ export async function takeLateWrites(exec: object, search = true): Promise<Denie
   watch.removed = [];
   watch.problems = [];
   return problems.length === 0 ? { removed } : { removed, problem: problems.join('; ') };
+}
+
+/** `taken` (from {@link takeLateWrites}) was not reported after all: the next take names it. */
+export function returnLateWrites(exec: object, taken: DeniedWrites): void {
+  const watch = watches.get(exec);
+  if (watch === undefined) return;
+  for (const path of taken.removed) if (!watch.removed.includes(path)) watch.removed.push(path);
+  if (taken.problem !== undefined) watch.problems.push(taken.problem);
 }
 
 /** The session's processes are gone: a last search for what they created, and the watch ends. */
