@@ -45,6 +45,10 @@ function huge(dir: string): LocalWorkspace {
   const search = ws.search!;
   const many = Array.from({ length: MAX_SNAPSHOT_FILES + 1 }, (_, i) => `f${i}.txt`);
   Object.defineProperty(search, 'listFiles', { value: async () => many });
+  // The listing kept between snapshots finds more files than a snapshot takes.
+  Object.defineProperty(search, 'listAllFiles', {
+    value: async (maxFiles: number) => (many.length > maxFiles ? undefined : many),
+  });
   return ws;
 }
 

@@ -219,8 +219,28 @@ function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): Works
   };
 }
 
+/** A search that keeps a listing of every file for change snapshots (see `workspace-snapshot.ts`). */
+type KeptListing = {
+  listAllFiles?: (maxFiles: number, signal?: AbortSignal) => Promise<readonly string[] | undefined>;
+};
+
 function guardSearch(search: WorkspaceSearch, refuse: Refuse, hidden: Hidden, withheld: Hidden): WorkspaceSearch {
+  const all = (search as KeptListing).listAllFiles;
+  const kept: KeptListing =
+    typeof all !== 'function'
+      ? {}
+      : {
+          // The names the rules hide are left out, as from a glob.
+          listAllFiles: async (maxFiles, signal) => {
+            const files = await all.call(search, maxFiles, signal);
+            if (files === undefined) return undefined;
+            const shown: string[] = [];
+            for (const path of files) if (!(await hidden(path))) shown.push(path);
+            return shown;
+          },
+        };
   return {
+    ...kept,
     async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
       await refuse(request.path);
       // A file the backend opened to search that may be another name of a kept file is judged first.

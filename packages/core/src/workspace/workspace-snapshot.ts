@@ -30,8 +30,15 @@ export interface WorkspaceFileChanges {
   readonly deleted: string[];
 }
 
-/** A search that lists every file at once (the local engines do), else its `glob` stream is read. */
-type Listing = { listFiles?: (request: WorkspaceGlobRequest) => Promise<readonly string[]> };
+/**
+ * A search that keeps a listing of every file between calls (the local workspace does: over
+ * `maxFiles` it gives `undefined`), or lists every file at once (the local engines do); else its
+ * `glob` stream is read.
+ */
+type Listing = {
+  listAllFiles?: (maxFiles: number, signal?: AbortSignal) => Promise<readonly string[] | undefined>;
+  listFiles?: (request: WorkspaceGlobRequest) => Promise<readonly string[]>;
+};
 
 /**
  * A snapshot of the workspace, or `undefined` when it cannot list its files or has more than
@@ -102,9 +109,13 @@ async function take(
 ): Promise<WorkspaceSnapshot | undefined> {
   const { search, fs } = ws;
   if (search === undefined || fs === undefined) return undefined;
-  const list = (search as Listing).listFiles;
+  const { listAllFiles: all, listFiles: list } = search as Listing;
   let files: readonly string[];
-  if (typeof list === 'function') files = await list.call(search, { pattern: '**', signal });
+  if (typeof all === 'function') {
+    const listed = await all.call(search, maxFiles, signal);
+    if (listed === undefined) return undefined;
+    files = listed;
+  } else if (typeof list === 'function') files = await list.call(search, { pattern: '**', signal });
   else {
     const found: string[] = [];
     for await (const path of search.glob({ pattern: '**', signal })) {

@@ -6,6 +6,7 @@
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
 import { JsSearch } from '../search/js-search.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
+import { FileListing } from './file-listing.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { findRipgrep } from './rg-binary.js';
 import { RipgrepSearch } from './rg-search.js';
@@ -61,5 +62,16 @@ export class LocalSearch implements FastWorkspaceSearch {
   }
   async listFiles(request: WorkspaceGlobRequest): Promise<string[]> {
     return (await this.backend()).listFiles(request);
+  }
+
+  #listing: FileListing | undefined;
+  /**
+   * Every file the engines list (in no set order), for the change snapshot taken around a
+   * command: remembered between calls, so a later listing reads again only the folders that
+   * changed. `undefined` when there are more than `maxFiles`.
+   */
+  listAllFiles(maxFiles: number, signal?: AbortSignal): Promise<string[] | undefined> {
+    this.#listing ??= new FileListing(this.fs.root);
+    return this.#listing.list(maxFiles, signal);
   }
 }
