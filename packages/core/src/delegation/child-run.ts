@@ -5,6 +5,7 @@
  * agent. Its model calls go through its own governed LLM client; its progress is
  * reported on the parent's event sink. A child always starts from the `agent` source.
  */
+import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import { join } from 'node:path';
 import { A3sError, createHarness, Folder } from '@a3s-code/effect';
 import type { AttachmentInput } from '../attachments/attachment-input.js';
@@ -124,6 +125,8 @@ export interface RunChildOptions {
   readonly runStarted?: Readonly<Record<string, JsonValue>>;
   /** The child's capability scope: a subtask of the caller's (same generation as the calling run). */
   readonly scope?: CapabilityScope;
+  /** Where the request's path attachments are read (see `TaskOrigin.attachmentsFrom`). */
+  readonly attachmentsFrom?: WorkspaceServices;
 }
 
 /** The progress of a child, from one of its events (the fields of `subagent_progress` after `task_id` and `agent`). */
@@ -241,6 +244,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
         kind: 'prompt',
         prompt: request.prompt,
         ...(request.attachments === undefined ? {} : { attachments: request.attachments }),
+        ...(options.attachmentsFrom === undefined ? {} : { attachmentsFrom: options.attachmentsFrom }),
       },
       sessionId: host.config.sessionId,
       store,

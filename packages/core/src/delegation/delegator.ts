@@ -19,6 +19,7 @@ import { MemoryFactStore } from '../store/memory-fact-store.js';
 import { runChild, type ChildAnnouncer, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
 import type { JsonValue } from '../tools/json-schema.js';
 import type { CapabilityScope } from '../catalog/capability-scope.js';
+import type { WorkspaceServices } from '../workspace/workspace-services.js';
 
 /** Where a task is started from: the caller's governance, event sink and signals. */
 export interface TaskOrigin {
@@ -29,6 +30,11 @@ export interface TaskOrigin {
   readonly signal: AbortSignal;
   /** The caller's capability scope: the task runs in a child scope of it (same generation, narrower permissions). */
   readonly capabilities?: CapabilityScope;
+  /**
+   * Where the task's path attachments are read: the calling tool call's workspace, held to the
+   * read rules (deny and ask) as any read of that call is. Default: the session's workspace.
+   */
+  readonly attachmentsFrom?: WorkspaceServices;
 }
 
 /** How a background worker run differs from a task: its announcements, its log record, its governance. */
@@ -158,6 +164,7 @@ export class Delegator {
       request,
       ids,
       ...childScope(origin, request, ids.taskId),
+      ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: origin.events,
       signal: linked.signal,
     }).finally(() => linked.dispose());
@@ -177,6 +184,7 @@ export class Delegator {
       request,
       ids,
       ...childScope(origin, request, ids.taskId),
+      ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: origin.events,
       signal: linked.signal,
     }).finally(() => linked.dispose());
@@ -213,6 +221,7 @@ export class Delegator {
       ids,
       governance,
       ...(scope === undefined ? {} : { scope }),
+      ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: this.liveEvents,
       signal: linked.signal,
       announce: worker.announce,

@@ -52,6 +52,8 @@ function origin(ctx: ToolContext, signal: AbortSignal): TaskOrigin {
     events: context.events,
     signal,
     ...(context.capabilities ? { capabilities: context.capabilities } : {}),
+    // The model's attachments are read as this call reads: held to its read rules.
+    attachmentsFrom: ctx.workspace,
   };
 }
 

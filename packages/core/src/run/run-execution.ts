@@ -110,7 +110,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   let superseded: { readonly supersededRunId: string } | Record<string, never> = {};
   try {
     if (options.request.kind === 'prompt') {
-      const id = await openPrompt(options, run, prompt, options.request.attachments, admission);
+      const { attachments, attachmentsFrom } = options.request;
+      const id = await openPrompt(options, run, prompt, attachments, admission, attachmentsFrom);
       if (id !== undefined) superseded = { supersededRunId: id };
     } else await openResume(options, run, checkpoint, admission);
     const driven = await driveWithGate(

@@ -2,6 +2,7 @@
  * Opening a run in the log: a new prompt (its attachments stored first, its hooks run, an open
  * run superseded) or a resume (history from a checkpoint, a rebind recorded).
  */
+import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import { drafts, sync } from '@a3s-code/effect';
 import { runPromptHooks } from '../hooks/session-hooks.js';
 import { historyTurns, missingTurns } from './checkpoint-history.js';
@@ -31,6 +32,7 @@ export async function openPrompt(
   submitted: string,
   attachments: readonly AttachmentInput[] | undefined,
   admission: CapabilityAdmission,
+  attachmentsFrom?: WorkspaceServices,
 ): Promise<string | undefined> {
   checkPrompt(submitted);
   // Every attachment is read and checked before anything is written: a bad one leaves no trace.
@@ -38,7 +40,7 @@ export async function openPrompt(
     attachments === undefined
       ? []
       : await prepareAttachments(attachments, {
-          workspace: options.config.workspace,
+          workspace: attachmentsFrom ?? options.config.workspace,
           signal: run.env.signal,
           policy: options.invoker.policy,
         });

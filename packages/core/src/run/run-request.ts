@@ -1,6 +1,7 @@
 /**
  * What a run is asked to do (a new prompt or a resume) and everything it is executed with.
  */
+import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import { A3sError, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
@@ -18,7 +19,13 @@ import type { AttachmentStore } from '../attachments/attachment-store.js';
  * capability generation when the run's recorded binding drifted, instead of refusing).
  */
 export type RunRequest =
-  | { readonly kind: 'prompt'; readonly prompt: string; readonly attachments?: readonly AttachmentInput[] }
+  | {
+      readonly kind: 'prompt';
+      readonly prompt: string;
+      readonly attachments?: readonly AttachmentInput[];
+      /** Where path attachments are read (a delegated run: its calling tool call's workspace); default the session's. */
+      readonly attachmentsFrom?: WorkspaceServices;
+    }
   | { readonly kind: 'resume'; readonly runId?: string; readonly rebind?: boolean };
 
 /**
