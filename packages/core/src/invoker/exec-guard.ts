@@ -20,6 +20,7 @@ import type {
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
 import { deniedWrites, holdsWrites, mergeDeniedWrites, removeCreatedDenied } from './created-denied.js';
+import { deniedProgramFiles } from './denied-programs.js';
 import { filesToHide } from './files-to-hide.js';
 import { type ConfigSnapshot, mendConfigs, snapshotConfigs, type WatchedConfig } from './git-config-guard.js';
 import { heldGitStore, type HeldGitStore } from './git-store.js';
@@ -30,10 +31,16 @@ import { takeLateWrites, returnLateWrites, watchLateWrites } from './late-writes
 // File times come from a coarse clock (a few milliseconds behind `Date.now()`).
 const CLOCK_SLACK_MS = 50;
 
-/** True when `policy` has path rules a command must be held to (`ask`: its ask rules too). */
+/**
+ * True when `policy` has path rules a command must be held to (`ask`: its ask rules too), or
+ * denies programs whose files are kept from commands (see `denied-programs.ts`).
+ */
 export function holdsCommands(policy: PermissionPolicy, ask: boolean): boolean {
   return (
-    policy.hasReadDenyRules || policy.hasWriteDenyRules || (ask && (policy.hasReadAskRules || policy.hasWriteAskRules))
+    policy.hasReadDenyRules ||
+    policy.hasWriteDenyRules ||
+    policy.deniedPrograms.length > 0 ||
+    (ask && (policy.hasReadAskRules || policy.hasWriteAskRules))
   );
 }
 
@@ -75,9 +82,18 @@ export function guardExec(
     return mergeDeniedWrites(configured, checked);
   };
   const readPatterns = readRulePatterns(workspace.root, policy, ask);
+  // The files of programs the rules deny, where this workspace can keep files from a command (else
+  // the rules' reading of the command line is all there is, as before).
+  const programs = (): string[] =>
+    policy.deniedPrograms.length === 0 ||
+    exec.hiding?.({ command: 'true', args: [] }, { unreadable: [], unwritable: [workspace.root] }) === undefined
+      ? []
+      : deniedProgramFiles(policy.deniedPrograms, env?.PATH ?? process.env.PATH);
   // The files the rules keep from a command, and git's store when it holds one of them.
   const kept = async (): Promise<{ hide: ExecHiding; store: HeldGitStore | undefined }> => {
-    const hide = await filesToHide(workspace.root, policy, ask, toolName);
+    const found = await filesToHide(workspace.root, policy, ask, toolName);
+    const denied = programs();
+    const hide = denied.length === 0 ? found : { ...found, unreadable: [...found.unreadable, ...denied] };
     if (readPatterns === undefined) return { hide, store: undefined };
     const store = await heldGitStore(workspace.root, readPatterns, hide.unreadable);
     if (store === undefined) return { hide, store };

@@ -66,6 +66,7 @@ export class PermissionPolicy {
   readonly #readAsk: readonly PermissionRule[];
   readonly #shellDeny: readonly PermissionRule[];
   readonly #shellAsk: readonly PermissionRule[];
+  readonly #deniedPrograms: readonly string[];
   readonly #readAllow: boolean;
   readonly #hosts = new Map<string, readonly string[]>();
   /** The decision when no rule matches. */
@@ -88,6 +89,9 @@ export class PermissionPolicy {
     this.#readAsk = this.#ask.filter((r) => r.pattern !== undefined && r.tool.test(READ_TOOL));
     this.#shellDeny = this.#deny.filter(isShellRule);
     this.#shellAsk = this.#ask.filter(isShellRule);
+    this.#deniedPrograms = Object.freeze([
+      ...new Set(this.#shellDeny.map(wholeProgram).filter((n): n is string => n !== undefined)),
+    ]);
     this.#readAllow = this.#allow.some(
       (r) => r.pattern !== undefined && ['read', 'grep', 'glob'].some((t) => r.tool.test(t)) && !r.tool.test('bash'),
     );
@@ -186,6 +190,15 @@ export class PermissionPolicy {
    */
   denyingWriteRule(paths: readonly string[]): string | undefined {
     return firstMatching(this.#writeDeny, paths);
+  }
+
+  /**
+   * The programs a `Bash(…)` deny rule denies whatever their arguments (`Bash(curl:*)`,
+   * `Bash(curl *)` name `curl`): the kernel keeps their files from the commands it runs, so a copy
+   * or another name of the program does not run it either.
+   */
+  get deniedPrograms(): readonly string[] {
+    return this.#deniedPrograms;
   }
 
   /** True when some path deny rule of a file-writing tool exists (the kernel then checks each write). */
@@ -334,4 +347,11 @@ function firstMatching(rules: readonly PermissionRule[], paths: readonly string[
 export function withDenyRules(policy: PermissionPolicy, rules: readonly string[]): PermissionPolicy {
   const config = configs.get(policy) ?? {};
   return new PermissionPolicy({ ...config, deny: [...(config.deny ?? []), ...rules] });
+}
+
+/** The program a shell rule denies with every argument (`Bash(curl:*)`, `Bash(curl *)`: `curl`), or `undefined`. */
+function wholeProgram(rule: PermissionRule): string | undefined {
+  const inner = /^[^(]*\((.*)\)$/s.exec(rule.source)?.[1];
+  const name = inner === undefined ? undefined : /^([A-Za-z0-9_+-][A-Za-z0-9._+-]*)(?::\*| \*)$/.exec(inner)?.[1];
+  return name === undefined || name === '.' || name === '..' ? undefined : name;
 }

@@ -6,6 +6,7 @@
  * `watch`, `trap`, `alias` values, `find -exec`) are judged recursively. A command whose name
  * cannot be known statically yields `OPAQUE`.
  */
+import { launcherName } from './launchers.js';
 import { arithmeticReason, commandArithmeticRisk } from './arithmetic.js';
 import { execOptionValues, mayBeOption } from './exec-options.js';
 import { gitSubjects } from './git-command.js';
@@ -124,7 +125,7 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
       break;
     }
     const unwrap: Unwrap | undefined =
-      WRAPPERS.get(base)?.(words, k) ?? (isShell(base) ? shellInvocation(words, k) : undefined);
+      WRAPPERS.get(launcherName(base))?.(words, k) ?? (isShell(base) ? shellInvocation(words, k) : undefined);
     if (unwrap === undefined) {
       // Words read at run time come after the line's own, where an option that runs code may stand.
       out.push(...innerCode(base, moreArgs ? [...words, syntheticWord(HOLE)] : words, k, context, assigned));

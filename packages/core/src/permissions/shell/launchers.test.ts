@@ -34,6 +34,10 @@ describe('launchers and make', () => {
     'capsh -- -c "rm x"',
     'runcon -t t rm x',
     'torsocks --shell',
+    '/lib64/ld-linux-x86-64.so.2 /usr/bin/rm x',
+    'ld-linux-aarch64.so.1 --library-path /lib rm x',
+    '/lib/ld-musl-x86_64.so.1 --preload p.so /bin/rm x',
+    'ld.so --argv0 sh rm x',
   ])('PERM-02: %j does not beat Bash(rm:*)', (command) => {
     expect(decide(command)).toBe('deny');
   });
@@ -56,5 +60,6 @@ describe('launchers and make', () => {
     }
     expect(judgeShellCommand('pipenv run pytest -q').subjects).toContain('pytest -q');
     expect(judgeShellCommand('conda run -n env python3 -m pytest').subjects).toContain('python3 -m pytest');
+    expect(judgeShellCommand('/lib64/ld-linux-x86-64.so.2 --list /usr/bin/ls').subjects).toContain('ls');
   });
 });

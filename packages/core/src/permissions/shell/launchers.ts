@@ -37,8 +37,26 @@ const plainFrom = (words: Parameters<Wrapper>[0], from: number) => {
   return scan.kind === 'unknown' ? OPAQUE : commandAt(words, scan.next);
 };
 
+/** The name the dynamic loader is judged by, whatever its file is called (`ld-linux-x86-64.so.2`). */
+export const LOADER = 'ld.so';
+
+/** `base` when it is not the dynamic loader's name, else {@link LOADER}. */
+export function launcherName(base: string): string {
+  return /^ld(?:-linux(?:-[\w-]+)?|-musl-[\w-]+)?\.so(?:\.\d+)*$/.test(base) ? LOADER : base;
+}
+
 /** The launchers, by command name. */
 export const LAUNCHERS: readonly (readonly [string, Wrapper])[] = [
+  // The dynamic loader runs the program it is given (`ld-linux-x86-64.so.2 /usr/bin/curl …`).
+  [
+    LOADER,
+    simple({
+      long: {
+        ...flagsOnly('list', 'verify', 'inhibit-cache', 'list-tunables', 'list-diagnostics', 'help', 'version'),
+        ...valued('library-path', 'inhibit-rpath', 'audit', 'preload', 'argv0', 'glibc-hwcaps-prefix'),
+      },
+    }),
+  ],
   ['chronic', simple({ flags: 'ev' })],
   ['eatmydata', simple({})],
   ['faketime', simple({ flags: 'mf', long: flagsOnly('exclude-monotonic', 'disable-shm') }, 1)],

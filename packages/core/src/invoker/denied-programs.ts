@@ -1,0 +1,46 @@
+/**
+ * The files of the programs a `Bash(…)` deny rule denies with every argument (`Bash(curl:*)`).
+ * A rule reads the command line, so a copy of the program (`cp /usr/bin/curl ./fetch; ./fetch`),
+ * a link to it, or the dynamic loader running it would pass it by another name; so each command
+ * runs with these files out of its reach (as files a read deny rule covers are: a copy made in the
+ * command is empty, and the program cannot be started by any name leading to it). Looked up in
+ * the folders of the search path and the system's program folders; a file whose real name is not
+ * the program's (a multi-call binary such as busybox, which other programs are too) is not kept.
+ */
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, isAbsolute } from 'node:path';
+
+/** Program folders looked in besides the search path's. */
+const SYSTEM_FOLDERS: readonly string[] = [
+  '/usr/local/sbin',
+  '/usr/local/bin',
+  '/usr/sbin',
+  '/usr/bin',
+  '/sbin',
+  '/bin',
+];
+
+/** True when `real` is the file of `name`: the same name, or it with a version (`python3` → `python3.11`). */
+function namesProgram(real: string, name: string): boolean {
+  const base = basename(real);
+  return base === name || (base.startsWith(name) && /^[.\d-]+$/.test(base.slice(name.length)));
+}
+
+/** The real paths of the files of `names`, looked up in the folders of `searchPath` and the system's, sorted. */
+export function deniedProgramFiles(names: readonly string[], searchPath: string | undefined): string[] {
+  if (names.length === 0) return [];
+  const folders = new Set([...(searchPath ?? '').split(':').filter((d) => isAbsolute(d)), ...SYSTEM_FOLDERS]);
+  const found = new Set<string>();
+  for (const name of names)
+    for (const folder of folders) {
+      const path = `${folder.replace(/\/+$/, '')}/${name}`;
+      try {
+        if (lstatSync(path, { throwIfNoEntry: false }) === undefined) continue;
+        const real = realpathSync(path);
+        if (lstatSync(real).isFile() && namesProgram(real, name)) found.add(real);
+      } catch {
+        // Gone or unreadable: nothing of it to keep.
+      }
+    }
+  return [...found].sort();
+}
