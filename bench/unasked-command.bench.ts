@@ -5,7 +5,9 @@
 // session (the model's tool call, the call, the model's answer). Paired and alternated; BENCH_RUNS
 // sets the number of pairs (default 100); BENCH_FOLDERS fills each workspace with that many folders
 // (a file in each; 50 top-level folders holding the rest), to see what the searches of the
-// workspace's folders before and after a held command cost (default 0).
+// workspace's folders before and after a held command cost (default 0). BENCH_HOLD=deny-program
+// holds the command instead by a `Bash(curl:*)` deny rule under YOLO (the files of curl kept from
+// it), against YOLO without the rule.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { fmt, pairedMedians } from './util.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 0);
+const DENY_PROGRAM = process.env.BENCH_HOLD === 'deny-program';
 const WARMUP = 10;
 type Session = Awaited<ReturnType<Agent['session']>>;
 
@@ -34,7 +37,11 @@ async function open(dir: string, held: boolean): Promise<Session> {
     workspace: new LocalWorkspace({ root: dir }),
     persistence: 'memory',
     gate: { continuation: { enabled: false } },
-    ...(held ? { permissions: { allow: ['Bash(echo:*)'] }, confirmation: noApprover } : { governance: { yolo: true } }),
+    ...(!held
+      ? { governance: { yolo: true } }
+      : DENY_PROGRAM
+        ? { governance: { yolo: true }, permissions: { deny: ['Bash(curl:*)'] } }
+        : { permissions: { allow: ['Bash(echo:*)'] }, confirmation: noApprover }),
   });
   return agent.session(dir);
 }
@@ -58,7 +65,7 @@ const call = (s: Session) => async (): Promise<void> => {
 };
 const r = await pairedMedians(RUNS, call(held), call(yolo), WARMUP);
 console.log(
-  `model-side bash 'echo hi' allowed by Bash(echo:*) (held): ${fmt(r.ours, 2)} ms   the same under YOLO (not held): ${fmt(r.peer, 2)} ms   ratio ${fmt(r.ratio, 2)}x, +${fmt(r.ours - r.peer, 2)} ms (median of ${RUNS} pairs, a whole run each; ${FOLDERS} folders)`,
+  `model-side bash 'echo hi' ${DENY_PROGRAM ? 'under YOLO with Bash(curl:*) denied (held)' : 'allowed by Bash(echo:*) (held)'}: ${fmt(r.ours, 2)} ms   the same under YOLO (not held): ${fmt(r.peer, 2)} ms   ratio ${fmt(r.ratio, 2)}x, +${fmt(r.ours - r.peer, 2)} ms (median of ${RUNS} pairs, a whole run each; ${FOLDERS} folders)`,
 );
 await held.close();
 await yolo.close();

@@ -4,7 +4,7 @@
  * one line. For a one-file target the file is recognised from its head and rg searches read's
  * lines of it fed on its standard input; rg's own results for the file are dropped.
  */
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { mayHaveReadView, READ_VIEW_HEAD_BYTES, readViewLines } from '../search/read-view.js';
 import { openContained } from './contained-open.js';
@@ -44,6 +44,31 @@ export async function readViewOf(root: string, rel: string): Promise<string[] | 
     return undefined;
   } finally {
     await entry.handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * False when the head of the file at `rel` shows it is not one rg splits otherwise than `read`
+ * (most files): a quick look, with no descriptor kept and no wait on the thread pool, before
+ * {@link readViewOf} opens it as a contained path. True when it cannot tell.
+ */
+function mayNeedReadView(root: string, rel: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(`${root}/${rel}`, OPEN_FLAGS);
+  } catch {
+    return true;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return true;
+    const head = Buffer.allocUnsafe(Math.min(st.size, READ_VIEW_HEAD_BYTES));
+    const read = readSync(fd, head, 0, head.length, 0);
+    return mayHaveReadView(head.subarray(0, read), st.size);
+  } catch {
+    return true;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -136,6 +161,7 @@ export function crOnlyLookup(
   signal: AbortSignal | undefined,
 ): CrOnlyLookup {
   return async (path) => {
+    if (!mayNeedReadView(root, path)) return undefined;
     const lines = await readViewOf(root, path);
     if (lines === undefined) return undefined;
     return (await matchesIn(rg, match, root, signal, [{ path, lines }])).get(path) ?? [];
