@@ -35,6 +35,22 @@ describe.skipIf(!CAN_HIDE)('a denied program under another name', () => {
     expect(got.get('other')?.output).toContain('a   G   k   =');
   });
 
+  it('PERM-03: a rule denying a program builds run on (rm) reads the command line only: a script of the project still runs it', async () => {
+    const dir = workspace();
+    const { session } = await run(
+      dir,
+      [
+        call('w', 'write', { file_path: 'clean.sh', content: '#!/bin/sh\ntouch junk && rm junk && echo cleaned\n' }),
+        bash('script', 'chmod +x clean.sh && ./clean.sh'),
+        bash('named', 'rm clean.sh'),
+      ],
+      { permissions: { deny: ['Bash(rm:*)'] } },
+    );
+    const got = results(session);
+    expect(got.get('script')?.output).toContain('cleaned');
+    expect(got.get('named')?.output).toContain('Permission denied: Bash(rm:*)');
+  });
+
   it.skipIf(LOADER === undefined)('PERM-02: the dynamic loader handed a denied program is denied', async () => {
     const dir = workspace();
     const { session } = await run(dir, [bash('ld', `echo aGk= | ${LOADER} "$(command -v base64)" -d`)], {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PermissionPolicy } from '../permissions/permission-policy.js';
-import { deniedProgramFiles } from './denied-programs.js';
+import { deniedProgramFiles, programsToKeep } from './denied-programs.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-denied-programs-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -31,15 +31,21 @@ describe('denied programs', () => {
     mkdirSync(bin);
     const curl = program(join(root, 'real', 'curl'));
     symlinkSync(curl, join(bin, 'curl'));
-    const python = program(join(bin, 'python3.11'));
-    symlinkSync(python, join(bin, 'python3'));
+    const tool = program(join(bin, 'a3stool3.11'));
+    symlinkSync(tool, join(bin, 'a3stool3'));
     const busybox = program(join(bin, 'busybox'));
     symlinkSync(busybox, join(bin, 'wget'));
     // The system's program folders are looked in too.
-    const found = deniedProgramFiles(['curl', 'python3', 'wget', 'missing'], `${bin}:relative/dir`);
-    expect(found).toEqual(expect.arrayContaining([curl, python]));
+    const found = deniedProgramFiles(['curl', 'a3stool3', 'wget', 'missing'], `${bin}:relative/dir`);
+    expect(found).toEqual(expect.arrayContaining([curl, tool]));
     expect(found).not.toContain(busybox);
-    expect(found.filter((f) => f.startsWith(root))).toEqual([python, curl].sort());
+    expect(found.filter((f) => f.startsWith(root))).toEqual([tool, curl].sort());
     expect(deniedProgramFiles([], bin)).toEqual([]);
+  });
+
+  it('PERM-02: the programs builds and scripts run on are never kept from commands', () => {
+    program(join(root, 'shared', 'rm'));
+    expect(deniedProgramFiles(['rm', 'perl', 'sh', 'git', 'python3', 'node'], join(root, 'shared'))).toEqual([]);
+    expect(programsToKeep(['rm', 'curl', 'perl', 'wget'])).toEqual(['curl', 'wget']);
   });
 });

@@ -6,6 +6,10 @@
  * command is empty, and the program cannot be started by any name leading to it). Looked up in
  * the folders of the search path and the system's program folders; a file whose real name is not
  * the program's (a multi-call binary such as busybox, which other programs are too) is not kept.
+ * Nor are the programs every build and script runs on (shells, the file and text tools, the
+ * interpreters, compilers and package managers, git, and perl, which keeps files from commands
+ * itself): keeping `rm` from `npm test` would break the project, not hold the rule; for them the
+ * rule reads the command line, as before.
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
@@ -20,18 +24,37 @@ const SYSTEM_FOLDERS: readonly string[] = [
   '/bin',
 ];
 
+/** Programs whose files are never kept from commands (see the module comment). */
+const SHARED_PROGRAMS: ReadonlySet<string> = new Set([
+  ...['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'busybox', 'env', 'xargs', 'nice', 'timeout', 'nohup'],
+  ...['rm', 'mv', 'cp', 'ln', 'mkdir', 'rmdir', 'touch', 'chmod', 'chown', 'install', 'dd', 'mktemp', 'tee'],
+  ...['cat', 'echo', 'printf', 'test', '[', 'true', 'false', 'ls', 'head', 'tail', 'sort', 'uniq', 'cut', 'tr'],
+  ...['wc', 'date', 'sleep', 'dirname', 'basename', 'readlink', 'realpath', 'stat', 'id', 'uname', 'which'],
+  ...['sed', 'awk', 'gawk', 'mawk', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'diff', 'patch', 'cmp'],
+  ...['tar', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', 'unzip', 'zip'],
+  ...['git', 'make', 'cmake', 'perl', 'node', 'npm', 'npx', 'pnpm', 'yarn', 'corepack', 'bun', 'deno'],
+  ...['python', 'python3', 'pip', 'pip3', 'ruby', 'gem', 'bundle', 'go', 'cargo', 'rustc', 'java', 'javac'],
+  ...['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'ld', 'as', 'ar', 'mvn', 'gradle', 'dotnet'],
+]);
+
 /** True when `real` is the file of `name`: the same name, or it with a version (`python3` → `python3.11`). */
 function namesProgram(real: string, name: string): boolean {
   const base = basename(real);
   return base === name || (base.startsWith(name) && /^[.\d-]+$/.test(base.slice(name.length)));
 }
 
+/** The programs of `names` whose files are kept from commands (not the shared ones, see the module comment). */
+export function programsToKeep(names: readonly string[]): string[] {
+  return names.filter((n) => !SHARED_PROGRAMS.has(n));
+}
+
 /** The real paths of the files of `names`, looked up in the folders of `searchPath` and the system's, sorted. */
 export function deniedProgramFiles(names: readonly string[], searchPath: string | undefined): string[] {
-  if (names.length === 0) return [];
+  const kept = programsToKeep(names);
+  if (kept.length === 0) return [];
   const folders = new Set([...(searchPath ?? '').split(':').filter((d) => isAbsolute(d)), ...SYSTEM_FOLDERS]);
   const found = new Set<string>();
-  for (const name of names)
+  for (const name of kept)
     for (const folder of folders) {
       const path = `${folder.replace(/\/+$/, '')}/${name}`;
       try {

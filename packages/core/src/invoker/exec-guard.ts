@@ -20,7 +20,7 @@ import type {
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
 import { deniedWrites, holdsWrites, mergeDeniedWrites, removeCreatedDenied } from './created-denied.js';
-import { deniedProgramFiles } from './denied-programs.js';
+import { deniedProgramFiles, programsToKeep } from './denied-programs.js';
 import { filesToHide } from './files-to-hide.js';
 import { type ConfigSnapshot, mendConfigs, snapshotConfigs, type WatchedConfig } from './git-config-guard.js';
 import { heldGitStore, type HeldGitStore } from './git-store.js';
@@ -39,7 +39,7 @@ export function holdsCommands(policy: PermissionPolicy, ask: boolean): boolean {
   return (
     policy.hasReadDenyRules ||
     policy.hasWriteDenyRules ||
-    policy.deniedPrograms.length > 0 ||
+    programsToKeep(policy.deniedPrograms).length > 0 ||
     (ask && (policy.hasReadAskRules || policy.hasWriteAskRules))
   );
 }

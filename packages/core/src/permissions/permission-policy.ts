@@ -195,7 +195,8 @@ export class PermissionPolicy {
   /**
    * The programs a `Bash(…)` deny rule denies whatever their arguments (`Bash(curl:*)`,
    * `Bash(curl *)` name `curl`): the kernel keeps their files from the commands it runs, so a copy
-   * or another name of the program does not run it either.
+   * or another name of the program does not run it either (all but the programs builds and
+   * scripts run on, `rm` or `git`: for them the rule reads the command line only).
    */
   get deniedPrograms(): readonly string[] {
     return this.#deniedPrograms;
