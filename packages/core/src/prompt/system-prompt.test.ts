@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
+import { PermissionPolicy } from '../permissions/permission-policy.js';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
 import {
   buildSystemPrompt,
@@ -107,6 +108,46 @@ describe('layered system prompt', () => {
         text: '[.a3s/instructions.md was not read: it is a link to a file outside the workspace]',
       },
     ]);
+  });
+
+  it('PROMPT-04: an instruction file the read rules keep, by its name or the file it links to, or with other names, is not read', async () => {
+    const { dir } = workspace();
+    writeFileSync(join(dir, '.env'), 'SECRET_TOKEN=not-for-the-model\n');
+    symlinkSync('.env', join(dir, 'AGENTS.md'));
+    const deny = new PermissionPolicy({ deny: ['Read(.env)'] });
+    expect(loadWorkspaceInstructionsSync(dir, deny)).toEqual([
+      { path: 'AGENTS.md', text: '[AGENTS.md was not read: the read rules keep it (Read(.env))]' },
+    ]);
+    // Nobody can be asked when a session opens: an ask rule keeps it too.
+    expect(loadWorkspaceInstructionsSync(dir, new PermissionPolicy({ ask: ['Read(.env)'] }))[0]!.text).toContain(
+      'the read rules keep it (Read(.env))',
+    );
+    // The instruction file's own name under a rule.
+    rmSync(join(dir, 'AGENTS.md'));
+    writeFileSync(join(dir, 'AGENTS.md'), 'private notes');
+    expect(loadWorkspaceInstructionsSync(dir, new PermissionPolicy({ deny: ['Read(AGENTS.md)'] }))[0]!.text).toContain(
+      'the read rules keep it (Read(AGENTS.md))',
+    );
+    // Another name (a hard link) of some file: it could be one the rules keep.
+    rmSync(join(dir, 'AGENTS.md'));
+    linkSync(join(dir, '.env'), join(dir, 'AGENTS.md'));
+    expect(loadWorkspaceInstructionsSync(dir, deny)[0]!.text).toContain('it has other names (hard links)');
+    // A link to another instruction file the rules allow is read, and without rules all is as before.
+    rmSync(join(dir, 'AGENTS.md'));
+    writeFileSync(join(dir, 'CLAUDE.md'), 'Use pnpm.');
+    symlinkSync('CLAUDE.md', join(dir, 'AGENTS.md'));
+    expect(loadWorkspaceInstructionsSync(dir, deny)[0]).toEqual({ path: 'AGENTS.md', text: 'Use pnpm.' });
+  });
+
+  it('PROMPT-04: a session under a read deny rule does not send a linked AGENTS.md to the model', async () => {
+    const { dir } = workspace();
+    writeFileSync(join(dir, '.env'), 'SECRET_TOKEN=hunter2-not-for-the-model\n');
+    symlinkSync('.env', join(dir, 'AGENTS.md'));
+    const { session, model } = await open([{ text: 'ok' }], { permissions: { deny: ['Read(.env)'] } }, dir);
+    sessions.push(session);
+    await session.send('hi');
+    expect(JSON.stringify(model.requests)).not.toContain('hunter2');
+    expect(JSON.stringify(model.requests)).toContain('AGENTS.md was not read');
   });
 
   it('PROMPT-04: every run sends the layered prompt, and prompt inputs never change the tool list', async () => {

@@ -4,8 +4,9 @@
  * ordered inputs. None of them can remove another, and none touches the tool list, which comes
  * only from the registry.
  */
-import { readSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { fstatSync, readSync, realpathSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { notInside, withRegularFileSync } from '../config/regular-file.js';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
 
@@ -39,24 +40,30 @@ export interface PromptInputs {
  * the workspace brings is read only when it is a regular file inside the workspace, and never past
  * {@link MAX_INSTRUCTION_BYTES}: a checked-in link to a file elsewhere (a credentials file, which
  * would go to the model's provider in the prompt, or `/dev/zero`), a FIFO or a device is not read,
- * and the prompt says so in its place.
+ * and the prompt says so in its place. With `policy`, neither is a file its read deny or ask rules
+ * cover, by its own name or the one it links to (`AGENTS.md` → `.env`; nobody is asked when a
+ * session opens), nor, while it has such rules, a file with other names (hard links), which could
+ * be one of the files they keep.
  */
-export async function loadWorkspaceInstructions(dir: string): Promise<WorkspaceInstruction[]> {
-  return loadWorkspaceInstructionsSync(dir);
+export async function loadWorkspaceInstructions(
+  dir: string,
+  policy?: PermissionPolicy,
+): Promise<WorkspaceInstruction[]> {
+  return loadWorkspaceInstructionsSync(dir, policy);
 }
 
 /** The same as {@link loadWorkspaceInstructions}, synchronously (for `agent.sessionSync`). */
-export function loadWorkspaceInstructionsSync(dir: string): WorkspaceInstruction[] {
+export function loadWorkspaceInstructionsSync(dir: string, policy?: PermissionPolicy): WorkspaceInstruction[] {
   const out: WorkspaceInstruction[] = [];
   for (const path of INSTRUCTION_FILES) {
-    const found = readInstructionFile(dir, path);
+    const found = readInstructionFile(dir, path, policy);
     if (found !== undefined) out.push(found);
   }
   return out;
 }
 
 /** The instruction file `path` of the workspace `dir`, a note when it may not be read, or undefined when absent. */
-function readInstructionFile(dir: string, path: string): WorkspaceInstruction | undefined {
+function readInstructionFile(dir: string, path: string, policy?: PermissionPolicy): WorkspaceInstruction | undefined {
   const file = join(dir, path);
   let real: string;
   try {
@@ -72,8 +79,12 @@ function readInstructionFile(dir: string, path: string): WorkspaceInstruction | 
     return undefined;
   }
   if (notInside(root, real)) return notRead(path, 'it is a link to a file outside the workspace');
+  const kept = keptBy(policy, [path, relative(root, real)]);
+  if (kept !== undefined) return notRead(path, `the read rules keep it (${kept})`);
+  const holds = policy !== undefined && (policy.hasReadDenyRules || policy.hasReadAskRules);
   try {
     const buf = withRegularFileSync(real, (fd) => {
+      if (holds && fstatSync(fd).nlink > 1) return 'linked' as const;
       const bytes = Buffer.alloc(MAX_INSTRUCTION_BYTES + 1);
       let length = 0;
       while (length < bytes.length) {
@@ -83,10 +94,22 @@ function readInstructionFile(dir: string, path: string): WorkspaceInstruction | 
       }
       return bytes.subarray(0, length);
     });
+    if (buf === 'linked')
+      return notRead(path, 'it has other names (hard links), and one of them could be a file the read rules keep');
     return buf === undefined ? notRead(path, 'it is not a regular file') : instruction(path, buf);
   } catch (e) {
     return notRead(path, `it cannot be read (${(e as { code?: string }).code ?? (e as Error).message})`);
   }
+}
+
+/** The read deny or ask rule covering one of the names `paths` of a file, or `undefined`. */
+function keptBy(policy: PermissionPolicy | undefined, paths: readonly string[]): string | undefined {
+  if (policy === undefined) return undefined;
+  for (const p of paths) {
+    const rule = policy.denyingReadRule([p]) ?? policy.askingReadRule([p]);
+    if (rule !== undefined) return rule;
+  }
+  return undefined;
 }
 
 function notRead(path: string, why: string): WorkspaceInstruction {

@@ -256,7 +256,9 @@ function build(
   const system = buildSystemPrompt({
     ...config.prompt,
     executionStyle: config.prompt.executionStyle ?? (config.governance.mode === 'plan' ? 'plan' : 'default'),
-    workspaceInstructions: config.workspaceInstructions ? loadWorkspaceInstructionsSync(config.dir) : [],
+    workspaceInstructions: config.workspaceInstructions
+      ? loadWorkspaceInstructionsSync(config.dir, invoker.policy)
+      : [],
     hostContext: manual && autoParallel ? [AUTO_PARALLEL_SECTION, ...config.system] : config.system,
   });
   // One provider budget for the whole session: its runs, sub-agents and host-direct calls.
