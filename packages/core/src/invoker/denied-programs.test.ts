@@ -26,7 +26,7 @@ describe('denied programs', () => {
     expect(new PermissionPolicy({ ask: ['Bash(curl:*)'] }).deniedPrograms).toEqual([]);
   });
 
-  it('PERM-02: finds the real file of each name on the search path, and leaves a multi-call binary alone', () => {
+  it('PERM-02: finds the real file of each name on the search path, through links of other names, and leaves a multi-call binary alone', () => {
     const bin = join(root, 'bin');
     mkdirSync(bin);
     const curl = program(join(root, 'real', 'curl'));
@@ -35,11 +35,17 @@ describe('denied programs', () => {
     symlinkSync(tool, join(bin, 'a3stool3'));
     const busybox = program(join(bin, 'busybox'));
     symlinkSync(busybox, join(bin, 'wget'));
+    // A program reached through an alternatives link under another name is kept.
+    const vim = program(join(root, 'alt', 'a3svim.basic'));
+    symlinkSync(vim, join(bin, 'a3svi'));
+    // One leading to a shared program (node under another name) is not.
+    symlinkSync(process.execPath, join(bin, 'a3snodejs'));
     // The system's program folders are looked in too.
-    const found = deniedProgramFiles(['curl', 'a3stool3', 'wget', 'missing'], `${bin}:relative/dir`);
-    expect(found).toEqual(expect.arrayContaining([curl, tool]));
+    const found = deniedProgramFiles(['curl', 'a3stool3', 'wget', 'a3svi', 'a3snodejs', 'missing'], `${bin}:rel/dir`);
+    expect(found).toEqual(expect.arrayContaining([curl, tool, vim]));
     expect(found).not.toContain(busybox);
-    expect(found.filter((f) => f.startsWith(root))).toEqual([tool, curl].sort());
+    expect(found).not.toContain(realpathSync(process.execPath));
+    expect(found.filter((f) => f.startsWith(root))).toEqual([tool, vim, curl].sort());
     expect(deniedProgramFiles([], bin)).toEqual([]);
   });
 

@@ -4,8 +4,8 @@
  * a link to it, or the dynamic loader running it would pass it by another name; so each command
  * runs with these files out of its reach (as files a read deny rule covers are: a copy made in the
  * command is empty, and the program cannot be started by any name leading to it). Looked up in
- * the folders of the search path and the system's program folders; a file whose real name is not
- * the program's (a multi-call binary such as busybox, which other programs are too) is not kept.
+ * the folders of the search path and the system's program folders, through the links that lead to
+ * it (`vim` → `vim.basic`); a file that is many programs at once (busybox) is not kept.
  * Nor are the programs every build and script runs on (shells, the file and text tools, the
  * interpreters, compilers and package managers, git, and perl, which keeps files from commands
  * itself): keeping `rm` from `npm test` would break the project, not hold the rule; for them the
@@ -37,10 +37,18 @@ const SHARED_PROGRAMS: ReadonlySet<string> = new Set([
   ...['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'ld', 'as', 'ar', 'mvn', 'gradle', 'dotnet'],
 ]);
 
-/** True when `real` is the file of `name`: the same name, or it with a version (`python3` → `python3.11`). */
-function namesProgram(real: string, name: string): boolean {
+/** Files that are many programs at once, by the name they are started by. */
+const MULTI_CALL: ReadonlySet<string> = new Set(['busybox', 'toybox', 'coreutils', 'box64']);
+
+/**
+ * True when `real`, the file a program's name leads to (`vim` → `vim.basic`, `GET` →
+ * `lwp-request`), may be kept from commands: not a file that is many programs at once, nor one of
+ * the shared programs under another name (`nodejs` → `node`), with or without a version.
+ */
+function keepable(real: string): boolean {
   const base = basename(real);
-  return base === name || (base.startsWith(name) && /^[.\d-]+$/.test(base.slice(name.length)));
+  const bare = base.replace(/[.\d-]+$/, '');
+  return !MULTI_CALL.has(base) && !MULTI_CALL.has(bare) && !SHARED_PROGRAMS.has(base) && !SHARED_PROGRAMS.has(bare);
 }
 
 /** The programs of `names` whose files are kept from commands (not the shared ones, see the module comment). */
@@ -60,7 +68,7 @@ export function deniedProgramFiles(names: readonly string[], searchPath: string 
       try {
         if (lstatSync(path, { throwIfNoEntry: false }) === undefined) continue;
         const real = realpathSync(path);
-        if (lstatSync(real).isFile() && namesProgram(real, name)) found.add(real);
+        if (lstatSync(real).isFile() && keepable(real)) found.add(real);
       } catch {
         // Gone or unreadable: nothing of it to keep.
       }
