@@ -25,6 +25,7 @@ import { filesToHide } from './files-to-hide.js';
 import { type ConfigSnapshot, mendConfigs, snapshotConfigs, type WatchedConfig } from './git-config-guard.js';
 import { heldGitStore, type HeldGitStore } from './git-store.js';
 import type { CommandWatch, WatchState } from './git-watch.js';
+import { markGit, undoDeniedGitWrites } from './git-index-writes.js';
 import { heldFilesNote } from './held-files-note.js';
 import { takeLateWrites, returnLateWrites, watchLateWrites } from './late-writes.js';
 
@@ -104,6 +105,15 @@ export function guardExec(
     earlier: DeniedWrites | undefined,
   ): ReturnType<WorkspaceExec['run']> => {
     const started = Date.now() - CLOCK_SLACK_MS;
+    // Git's index and HEAD as the command starts: what it stages or commits is judged after it.
+    const gitMark = holdsWrites(policy, ask) && workspace.git !== undefined ? markGit(workspace.root) : undefined;
+    const gitWrites = async (): Promise<DeniedWrites | undefined> =>
+      gitMark === undefined || workspace.git === undefined
+        ? undefined
+        : undoDeniedGitWrites(workspace.root, workspace.git, policy, ask, gitMark).catch((e: unknown) => ({
+            removed: [],
+            problem: `git's index could not be checked (${e instanceof Error ? e.message : String(e)})`,
+          }));
     const [{ hide, store }, before, watched] = await Promise.all([
       kept(),
       configs === undefined ? undefined : snapshotConfigs(configs),
@@ -121,6 +131,7 @@ export function guardExec(
       ended = process.hrtime.bigint();
       // A command cancelled or failed part way may have created files too.
       if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
+      await gitWrites();
       await mendedAll(before, watched, started, ended).catch(() => undefined);
       throw e;
     }
@@ -138,7 +149,7 @@ export function guardExec(
       return configured === undefined ? noted : { ...noted, deniedWrites: configured };
     }
     const [created, configured] = await Promise.all([settle(), mendedAll(before, watched, started, ended)]);
-    const own = mergeDeniedWrites(deniedWrites(created), configured);
+    const own = mergeDeniedWrites(deniedWrites(created), await gitWrites(), configured);
     // A process the command left running may write after it returned: watched until the end.
     const pids = (result.backgroundProcesses ?? []).map((p) => p.pid);
     if (pids.length > 0) watchLateWrites(exec, { root: workspace.root, policy, ask, toolName, hide, started, pids });
