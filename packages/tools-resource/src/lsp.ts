@@ -17,6 +17,7 @@ export { LspError } from './lsp/lsp-errors.js';
 export type { LspErrorCode } from './lsp/lsp-errors.js';
 export { DiagnosticsLedger, ledgerKey } from './lsp/ledger.js';
 export { diagnosticsOnWrite, DIAGNOSTICS_ON_WRITE_TOOLS } from './lsp/diagnostics-on-write.js';
+export { warmOnRead } from './lsp/warm-on-read.js';
 export { lspTool, LSP_OPERATIONS } from './lsp/lsp-tool.js';
 export type { LspArgs } from './lsp/lsp-tool.js';
 export { lspRenameTool } from './lsp/rename-tool.js';

@@ -27,7 +27,8 @@ import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
 import { callHoldOf } from './server-hold.js';
 import { blindNote, withheldNote } from './withheld.js';
-import { snapshotBefore, type WriteSnapshot } from './write-baseline.js';
+import { warmedFile } from './warm-on-read.js';
+import { plannedPaths, snapshotBefore, type WriteSnapshot } from './write-baseline.js';
 
 /** The tools diagnostics-on-write wraps. */
 export const DIAGNOSTICS_ON_WRITE_TOOLS: readonly string[] = [
@@ -80,6 +81,7 @@ async function newDiagnostics(
   }
   // A file the call may not read gets no diagnostics: they quote it.
   if (!sup.availability(abs).ok || (await hidden(abs)) !== undefined) return undefined;
+  await warmedFile(lsp, abs);
   const { client, spec, root } = await sup.clientFor(abs);
   const wasOpen = client.isOpen(abs);
   let baseline: readonly LspDiagnostic[];
@@ -126,11 +128,24 @@ async function supervisorFor(ctx: ToolContext): Promise<{ lsp: LspResource; sup:
   }
 }
 
+/** Waits for the warm of a workspace path, if one is under way. */
+async function warmedPath(at: { lsp: LspResource; sup: LspSupervisor }, path: string): Promise<void> {
+  let abs: string;
+  try {
+    abs = at.sup.absolute(path);
+  } catch {
+    return;
+  }
+  await warmedFile(at.lsp, abs);
+}
+
 /** The old texts of the files the call will write (see `write-baseline.ts`); never fails the call. */
 async function before(tool: string, args: unknown, ctx: ToolContext): Promise<WriteSnapshot> {
   const at = await supervisorFor(ctx);
   if (at === undefined) return new Map();
   try {
+    // A file the server is still opening after a read: the warm takes its text before this write.
+    for (const path of await plannedPaths(tool, args, ctx)) await warmedPath(at, path);
     return await snapshotBefore(tool, args, ctx, at.sup);
   } catch {
     return new Map();

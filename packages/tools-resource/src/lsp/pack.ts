@@ -7,6 +7,7 @@ import { diagnosticsOnWrite } from './diagnostics-on-write.js';
 import { lspResource } from './lsp-resource.js';
 import { lspTool } from './lsp-tool.js';
 import { lspRenameTool } from './rename-tool.js';
+import { warmOnRead } from './warm-on-read.js';
 
 /** Version of the pack (the package version). */
 export const LSP_TOOL_PACK_VERSION = '0.1.0';
@@ -16,6 +17,6 @@ export const lspToolPack: ToolPack = defineToolPack({
   name: '@a3s-code/tools-resource/lsp',
   version: LSP_TOOL_PACK_VERSION,
   tools: [lspTool, lspRenameTool],
-  middleware: [diagnosticsOnWrite],
+  middleware: [diagnosticsOnWrite, warmOnRead],
   resources: [lspResource],
 });

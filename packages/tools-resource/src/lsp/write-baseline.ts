@@ -60,7 +60,7 @@ interface StagedEdits {
 }
 
 /** The paths a call of `tool` with `args` is about to write, as far as its arguments tell. */
-async function plannedPaths(tool: string, args: unknown, ctx: ToolContext): Promise<string[]> {
+export async function plannedPaths(tool: string, args: unknown, ctx: ToolContext): Promise<string[]> {
   const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
   if (tool === 'write' || tool === 'edit') return typeof a.file_path === 'string' ? [a.file_path] : [];
   if (tool === 'patch' || tool === 'apply_patch') {
