@@ -183,7 +183,12 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
       : guardExec(k.workspace, cp, tool.name, unasked);
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
   const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;
-  return reads ? guardReads(written, p, tool.name, denied, askReads ? readHold : false) : written;
+  if (reads) return guardReads(written, p, tool.name, denied, askReads ? readHold : false);
+  if (tool.tier !== 'exec' || !(p.hasReadDenyRules || p.hasReadAskRules)) return written;
+  // The files the read rules cover are kept from an exec-tier tool's processes; what the tool
+  // learns of a file itself (a debugger's look at a source file) is judged by the same rules.
+  const judged = guardReads(written, p, tool.name, denied, p.hasReadAskRules);
+  return judged.readDenied === undefined ? written : { ...written, readDenied: judged.readDenied };
 }
 
 /** The calls a call of `tool` under `frame` runs inside, itself included. */

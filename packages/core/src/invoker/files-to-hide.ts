@@ -12,6 +12,7 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { PermissionDeniedError } from '../errors/tool-errors.js';
+import { STATE_FOLDER_NAME, STATE_SUBFOLDERS } from '../store/state-folder.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { ExecHiding } from '../workspace/workspace-services.js';
 import { linkedFiles, otherNames } from './link-names.js';
@@ -260,6 +261,12 @@ export async function filesToHide(
       `the files the path rules cover could not all be listed (over ${limit.toLocaleString('en')} entries) to keep them from the command; it was not run`,
     );
   }
+  // The runtime's own state (fact logs, artifacts, saved sessions, memories, workflow runs) can
+  // hold what the read rules keep from the model: the output of calls the host made with its trust.
+  if (s.reads) {
+    const kept = new Set(s.unreadable);
+    for (const path of await stateFolders(realRoot)) if (!isUnder(path, kept)) s.unreadable.push(path);
+  }
   const more = await nested;
   if (more !== undefined) {
     if ('error' in more) {
@@ -283,6 +290,13 @@ export async function filesToHide(
   const unwritable = [...new Set(s.unwritable)].sort();
   const folders = foldersOnTheWay(realRoot, [...unreadable, ...unwritable]);
   return folders.length === 0 ? { unreadable, unwritable } : { unreadable, unwritable, folders };
+}
+
+/** The runtime's state folders that exist under the workspace's `.a3s` (links are given as they are). */
+async function stateFolders(realRoot: string): Promise<string[]> {
+  const base = `${realRoot === '/' ? '' : realRoot}/${STATE_FOLDER_NAME}`;
+  const found = await lookUp(base, STATE_SUBFOLDERS);
+  return found.map((e) => `${base}/${e.name}`);
 }
 
 /** True when `path` or a folder above it is in `paths`. */

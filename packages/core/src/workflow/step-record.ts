@@ -56,6 +56,7 @@ interface StepPayload {
   readonly step_id?: unknown;
   readonly step_digest?: unknown;
   readonly session_id?: unknown;
+  readonly host_trusted?: unknown;
   readonly attempt?: unknown;
   readonly output?: unknown;
   readonly changes?: unknown;
@@ -77,16 +78,21 @@ function matches(fact: Fact, key: WorkflowStepKey): boolean {
 /**
  * Why the session `sessionId` may not continue a run whose log holds `facts`, or `undefined`
  * when it may: a run is continued only by the session that started it (a log with no facts is a
- * new run, which this session then starts).
+ * new run, which this session then starts), and a run the host started (`trusted` steps) only by
+ * the host (`trusted`).
  */
-export function foreignRunReason(facts: Iterable<Fact>, sessionId: string): string | undefined {
+export function foreignRunReason(facts: Iterable<Fact>, sessionId: string, trusted = false): string | undefined {
   for (const fact of facts) {
     if (!Object.values(WORKFLOW_FACT).includes(fact.type as never)) continue;
-    const owner = (fact.payload as StepPayload | null)?.session_id;
-    if (owner === sessionId) continue;
-    return typeof owner === 'string'
-      ? 'it was started by another session'
-      : 'its log does not record which session started it';
+    const p = fact.payload as StepPayload | null;
+    const owner = p?.session_id;
+    if (owner !== sessionId)
+      return typeof owner === 'string'
+        ? 'it was started by another session'
+        : 'its log does not record which session started it';
+    // What the host's steps recorded may hold what this call's rules deny.
+    if (!trusted && p?.host_trusted === true)
+      return "it was started by the host, and its steps ran with the host's trust, beyond the session's rules";
   }
   return undefined;
 }
@@ -171,6 +177,8 @@ function queryHash(query: string): string {
 /** What every fact of one attempt carries. */
 export interface AttemptIdentity extends Required<WorkflowStepKey> {
   readonly attempt: number;
+  /** The run's steps run with the host's trust (the host called `dynamic_workflow`). */
+  readonly trusted?: boolean;
 }
 
 function identity(a: AttemptIdentity) {
@@ -181,6 +189,7 @@ function identity(a: AttemptIdentity) {
     step_digest: a.stepDigest,
     session_id: a.sessionId,
     attempt: a.attempt,
+    ...(a.trusted === true ? { host_trusted: true } : {}),
   };
 }
 

@@ -58,7 +58,7 @@ export class WorkflowRunForeignError extends A3sError {
   constructor(runId: string, reason: string) {
     super(
       'WORKFLOW_RUN_FOREIGN',
-      `dynamic_workflow: run_id '${runId}' cannot be continued here: ${reason}; a run is continued only by the session that started it (pass back a run_id this session's dynamic_workflow calls reported, or leave run_id out to start a new run)`,
+      `dynamic_workflow: run_id '${runId}' cannot be continued here: ${reason}; a run is continued only by the session that started it, and a run the host started only by the host (pass back a run_id this session's dynamic_workflow calls reported, or leave run_id out to start a new run)`,
       { details: { run_id: runId } },
     );
     this.runId = runId;

@@ -83,6 +83,8 @@ export interface WorkflowRunRequest {
   readonly query: string;
   /** The session running it: recorded in every fact, and only its own records are recovered. */
   readonly sessionId: string;
+  /** The steps run with the host's trust (the host called `dynamic_workflow`): recorded in every fact. */
+  readonly trusted?: boolean;
   readonly log: WorkflowRunLog;
   readonly env: StepEnv;
   /** The run's governed model client (`undefined`: no model). */
@@ -178,7 +180,11 @@ export async function runWorkflow(req: WorkflowRunRequest): Promise<WorkflowRunR
       query: req.query,
       steps: new Map((step.inputs ?? []).map((i) => [i, outputs.get(i)])),
     };
-    const id: AttemptIdentity = { ...keyOf(step), attempt: attemptsOf(log.facts, keyOf(step)) + 1 };
+    const id: AttemptIdentity = {
+      ...keyOf(step),
+      attempt: attemptsOf(log.facts, keyOf(step)) + 1,
+      ...(req.trusted === true ? { trusted: true } : {}),
+    };
     const started = clock();
     const before = req.changes().length;
     try {

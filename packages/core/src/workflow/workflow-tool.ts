@@ -189,8 +189,10 @@ async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: Wo
   const log = await services.store.open(runId);
   try {
     // Only this session's own runs are continued: another's recorded outputs came from steps run
-    // under that session's rules, which may allow what this session's deny.
-    const foreign = foreignRunReason(log.facts, ctx.sessionId);
+    // under that session's rules, which may allow what this session's deny. For the same reason a
+    // run the host started (its steps ran with the host's trust) is continued only by the host.
+    const trusted = ctx.source === 'host' || ctx.source === 'host_nested';
+    const foreign = foreignRunReason(log.facts, ctx.sessionId, trusted);
     if (foreign !== undefined) throw new WorkflowRunForeignError(runId, foreign);
     const report = await runWorkflow({
       workflow,
@@ -198,6 +200,7 @@ async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: Wo
       runId,
       query: args.query,
       sessionId: ctx.sessionId,
+      ...(trusted ? { trusted: true } : {}),
       log,
       env: { invoker: ctx.invoker, callId: ctx.callId, signal: ctx.signal, artifacts: ctx.artifacts },
       llm: services.llmFor(ctx.runId),

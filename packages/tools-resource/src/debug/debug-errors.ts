@@ -5,7 +5,8 @@
  * request), `DEBUG_TIMEOUT` (the adapter did not answer in time), `DEBUG_ARGS` (an argument the
  * operation needs is missing or invalid), `DEBUG_CLOSED` (the session's debugger was shut down),
  * `DEBUG_TARGET` (the program or process lies outside what `debug` may touch: outside the
- * workspace, the host process or one of its parents, or one the runtime cannot check).
+ * workspace, the host process or one of its parents, or one the runtime cannot check). A source
+ * file the read rules keep from the call is refused with core's `PermissionDeniedError`.
  */
 import { A3sError } from '@a3s-code/core';
 

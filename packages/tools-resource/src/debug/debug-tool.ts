@@ -124,7 +124,7 @@ export const debugTool = defineTool({
       await ws.holdProcess({ command: 'true', args: [] }).catch(() => undefined);
     let result: ToolResult;
     try {
-      result = await runOperation(debug, args, ws.root, ws.holdProcess, ws.exec?.hostPid?.bind(ws.exec));
+      result = await runOperation(debug, args, ws.root, ws.holdProcess, ws.exec?.hostPid?.bind(ws.exec), ws.readDenied);
     } catch (error) {
       if (!(error instanceof DebugToolError)) throw error;
       result = toolFailure(error);

@@ -1,6 +1,6 @@
 /** The operations of `debug`, each turning DAP answers into bounded text plus metadata. */
-import { isAbsolute, resolve } from 'node:path';
-import type { ToolResult } from '@a3s-code/core';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { PermissionDeniedError, type ToolResult } from '@a3s-code/core';
 import type { AdapterId } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
 import { lineCount } from './source-file.js';
@@ -150,6 +150,7 @@ export async function runOperation(
   cwd: string,
   hold?: ProcessHold,
   hostPid?: (pid: number) => number | undefined,
+  readDenied?: (path: string) => Promise<string | undefined>,
 ): Promise<ToolResult> {
   switch (a.op) {
     case 'adapters': {
@@ -180,7 +181,17 @@ export async function runOperation(
     case 'breakpoints': {
       const file = need(a.file, 'file', 'breakpoints');
       const lines = need(a.lines, 'lines', 'breakpoints');
-      const count = lines.length === 0 ? 0 : lineCount(isAbsolute(file) ? file : resolve(cwd, file));
+      const abs = isAbsolute(file) ? file : resolve(cwd, file);
+      // A file the read rules keep from the call: whether it exists and how long it is are its content too.
+      const rel = relative(cwd, abs);
+      const outside = rel === '..' || rel.startsWith('../') || isAbsolute(rel);
+      const rule = lines.length === 0 ? undefined : await readDenied?.(outside ? abs : rel);
+      if (rule !== undefined)
+        throw new PermissionDeniedError(
+          'debug',
+          `${rule} (breakpoints in ${file}: the rule keeps the file from this session, so no breakpoint is set in it)`,
+        );
+      const count = lines.length === 0 ? 0 : lineCount(abs);
       if (count === undefined)
         throw new DebugToolError(
           'DEBUG_ARGS',
