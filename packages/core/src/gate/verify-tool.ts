@@ -78,6 +78,11 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
     plainInput: true,
     input,
     capabilities: { readOnly: false, idempotent: false },
+    // Judged by the session's Bash rules as the commands it runs (a person confirming it sees them).
+    shellEquivalent: (args) => [
+      ...(Array.isArray(args?.commands) ? args.commands : []).map((c) => c.command),
+      ...required.map((c) => c.command),
+    ],
     execute: async (args, ctx) => {
       // A child run (sub-agent, worker) is decided by its own gate, on its own log.
       const runGate = gate.forRun(ctx.runId);

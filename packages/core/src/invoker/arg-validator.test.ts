@@ -23,6 +23,35 @@ describe('argument validators', () => {
     expect(a.validatorOf(other)).not.toBe(a.validatorOf(echo));
   });
 
+  it('a property the schema does not allow is named with those it allows, at any depth', () => {
+    const tool = {
+      ...echoOf(),
+      name: 'reader',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          file_path: { type: 'string' },
+          files: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { path: { type: 'string' }, limit: { type: 'number' } },
+              additionalProperties: false,
+            },
+          },
+        },
+        additionalProperties: false,
+      },
+    } as Tool;
+    const v = new ArgValidator();
+    expect(v.check(tool, { path: 'x' })!.message).toContain(
+      'args.path: is not an allowed property (allowed: file_path, files)',
+    );
+    expect(v.check(tool, { files: [{ file_path: 'x' }] })!.message).toContain(
+      'args.files[0].file_path: is not an allowed property (allowed: path, limit)',
+    );
+  });
+
   it('two tools whose schemas carry the same $id compile in different invokers', () => {
     const make = (name: string): Tool =>
       ({

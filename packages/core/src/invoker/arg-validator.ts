@@ -30,14 +30,29 @@ function pointerToPath(pointer: string): string {
   return out;
 }
 
-function describe(error: ErrorObject): ToolArgIssue {
+/** The property names the object schema at `schemaPath` (ajv's, ending in the failing keyword) allows. */
+function allowedNames(schema: Readonly<Record<string, unknown>>, schemaPath: string): string[] {
+  let at: unknown = schema;
+  for (const raw of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
+    if (raw === '') continue;
+    if (typeof at !== 'object' || at === null) return [];
+    at = (at as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  const props = (at as { properties?: unknown } | null)?.properties;
+  return typeof props === 'object' && props !== null ? Object.keys(props) : [];
+}
+
+function describe(error: ErrorObject, schema: Readonly<Record<string, unknown>>): ToolArgIssue {
   const base = pointerToPath(error.instancePath);
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
       return { field: `${base}.${String(p.missingProperty)}`, message: 'is required' };
-    case 'additionalProperties':
-      return { field: `${base}.${String(p.additionalProperty)}`, message: 'is not an allowed property' };
+    case 'additionalProperties': {
+      const allowed = allowedNames(schema, error.schemaPath);
+      const list = allowed.length === 0 ? '' : ` (allowed: ${allowed.slice(0, 24).join(', ')})`;
+      return { field: `${base}.${String(p.additionalProperty)}`, message: `is not an allowed property${list}` };
+    }
     case 'enum':
       return { field: base, message: `must be one of ${JSON.stringify(p.allowedValues)}` };
     case 'const':
@@ -236,7 +251,7 @@ export class ArgValidator {
       ]);
     }
     if (valid) return limitsOf(tool, args);
-    const issues = (fn.errors ?? []).map(describe);
+    const issues = (fn.errors ?? []).map((e) => describe(e, planOf(tool).schema));
     return new InvalidToolArgsError(tool.name, issues.length > 0 ? issues : [{ field: 'args', message: 'invalid' }]);
   }
 }

@@ -18,7 +18,8 @@ import {
   ToolNotAllowedError,
   ToolNotFoundError,
 } from '../errors/tool-errors.js';
-import type { ToolResult } from '../tools/tool.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
+import { shellEquivalentOf } from '../permissions/shell-equivalent.js';
 import { nullEventSink } from '../events/agent-event.js';
 import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
@@ -114,6 +115,17 @@ function withdrawnSince(k: Kernel, frame: CallFrame, name: string): ToolNotFound
 
 /** Tracks a nested call in its top-level call's change record. */
 type Tracker = { running(may: boolean): void } | undefined;
+
+/**
+ * The frame the calls nested in a call run under: a call a person confirmed passes on the shell
+ * commands its shell equivalent showed them (see `CallFrame.confirmedCommands`).
+ */
+function confirmedFrame(frame: CallFrame, tool: Tool, args: unknown, permission: PermissionOutcome): CallFrame {
+  if (permission !== 'ask_approved') return frame;
+  const shown = shellEquivalentOf(tool, args);
+  if (shown.length === 0) return frame;
+  return { ...frame, confirmedCommands: new Set([...(frame.confirmedCommands ?? []), ...shown]) };
+}
 
 async function govern(
   k: Kernel,
@@ -224,8 +236,9 @@ async function govern(
     ran = true;
   };
   try {
+    const parent = confirmedFrame(frame, tool, args, permission);
     const nest = (owner: CallSignal) =>
-      createScopedInvoker(k, NESTED, frame, tool, request.id, owner, isTrustedOrchestrator(tool));
+      createScopedInvoker(k, NESTED, parent, tool, request.id, owner, isTrustedOrchestrator(tool));
     result = await executeCall(k, {
       id: request.id,
       tool,

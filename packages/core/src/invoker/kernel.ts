@@ -79,6 +79,12 @@ export interface CallFrame {
    * `agent` calls only.
    */
   readonly interrupted?: boolean;
+  /**
+   * The shell commands a person confirmed with an ancestor call, as its shell equivalent showed
+   * them (a `verify` call's commands): a nested `bash` call of exactly one of them that would ask
+   * runs as confirmed, so the person is not asked twice and a parked run's approval holds.
+   */
+  readonly confirmedCommands?: ReadonlySet<string>;
 }
 
 /** The tools a call under `frame` may reach: its scope's pinned generation, else the registry. */

@@ -9,7 +9,7 @@ import type { DeniedBy } from '../events/agent-event.js';
 import { eventArgs } from '../events/bounded-value.js';
 import { compileRuleList } from '../permissions/permission-policy.js';
 import { approverFailed, checkConfirmationAnswer, type ConfirmationAnswer } from '../permissions/confirmation.js';
-import { shellEquivalentOf } from '../permissions/shell-equivalent.js';
+import { SHELL_TOOL, shellEquivalentOf } from '../permissions/shell-equivalent.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
 import type { SkillRestriction } from './governance.js';
@@ -85,6 +85,13 @@ function approvedPaths(): Authorization {
   return { ok: true, permission: 'ask_approved', holdAsk: 'links' };
 }
 
+/** True when `tool` is `bash` running exactly a command a person confirmed with an ancestor call. */
+function confirmedAbove(frame: CallFrame, tool: Tool, args: unknown): boolean {
+  if (frame.confirmedCommands === undefined || tool.name !== SHELL_TOOL) return false;
+  const command = (args as { command?: unknown } | null)?.command;
+  return typeof command === 'string' && frame.confirmedCommands.has(command);
+}
+
 /** The note of a call asked again because a crash cut off the attempt a person approved. */
 export const CUT_OFF_NOTE =
   'the approved attempt of this call was cut off when the process ended and may have run in part; it runs again only if approved again';
@@ -117,6 +124,7 @@ export async function authorize(
   const projected = await project(frame, k, tool, args);
   if (projected.ok === false) return deny(frame, id, tool, args, projected.rule, projected.by);
   if (projected.ok === true) return projected;
+  if (confirmedAbove(frame, tool, args)) return approved(projected.rule);
   const answer = frame.preconfirmed;
   if (answer !== undefined) {
     if (answer.approved && cutOffRerun(frame)) {

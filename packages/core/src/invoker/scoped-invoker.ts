@@ -81,6 +81,7 @@ function build(
     signal: owner,
     changes: parent.changes,
     ...(parent.allowLists === undefined ? {} : { allowLists: parent.allowLists }),
+    ...(parent.confirmedCommands === undefined ? {} : { confirmedCommands: parent.confirmedCommands }),
   };
   return Object.freeze({
     invoke(name: string, args: unknown, options?: NestedInvokeOptions): Promise<ToolInvocationResult> {

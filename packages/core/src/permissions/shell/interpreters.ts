@@ -123,11 +123,17 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
   if (AWK.test(name)) return awkIsOpaque(words, at);
   const lang = LANGUAGES.find((l) => l.name.test(name));
   if (lang === undefined) return undefined;
+  // `node --test` with no file named runs the project's test files, not code from its input.
+  let testRunner = false;
   for (let i = at + 1; i < words.length; i++) {
     const w = words[i]!;
     if (!isStatic(w)) return true;
     const t = w.text;
     if (lang.noCode.includes(t) || lang.noCode.includes(t.slice(0, 2))) return false;
+    if (lang.language === 'javascript' && t === '--test') {
+      testRunner = true;
+      continue;
+    }
     if (t === '-') return true;
     if (t === '--' || !t.startsWith('-')) return false;
     if (t.startsWith('--')) {
@@ -154,8 +160,8 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
       }
     }
   }
-  // No script and no inline code: the program is read from the input.
-  return true;
+  // No script and no inline code: the program is read from the input (unless it runs the tests).
+  return !testRunner;
 }
 
 // A module `python -m` runs: one not known may be a file in the working folder (see `python-modules.ts`).
