@@ -31,7 +31,9 @@ if (status === 2) {
   rmSync(repo, { recursive: true, force: true });
   process.exit(status);
 }
-console.log('\n$ a3s replay demo\n');
+// The command as a user types it from the repository root (`a3s` is the CLI's bin.js; `npm link`
+// in packages/cli puts it on PATH).
+console.log(`\n$ node packages/cli/dist/bin.js replay --cwd ${repo} demo\n`);
 const replay = a3sRun(['replay', '--cwd', repo, 'demo']);
 console.log(`\ndemo: the copy stays in ${repo} (its fact log: .a3s/effect-log/demo.jsonl); rm -rf it when done`);
 process.exit(status || replay);

@@ -18,7 +18,7 @@ describe('npm run demo (main job)', () => {
     expect(r.stdout).toMatch(/● edit src\/range\.js\n {2}✓ ok/);
     expect(r.stdout).toContain("verification 'range() includes its end': passed");
     expect(r.stdout).toContain('completed (verified) · 4 tool call(s) · 8192 in / 165 out tokens');
-    const replay = r.stdout.slice(r.stdout.indexOf('$ a3s replay demo'));
+    const replay = r.stdout.slice(r.stdout.indexOf('$ node packages/cli/dist/bin.js replay --cwd '));
     expect(replay).toMatch(/run run-[0-9a-f-]+: completed \(verified\)/);
     expect(replay).toContain('phases: idle@1 → infer@2 → tool@3');
     expect(replay).toContain('tool calls: 4 (4 ok, 0 failed)');
@@ -41,7 +41,7 @@ describe('npm run demo (main job)', () => {
     const r = spawnSync(process.execPath, [join(app, 'demo.mjs')], { cwd: app, encoding: 'utf8', env });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('OPENAI_API_KEY: is not set');
-    expect(r.stdout).not.toContain('$ a3s replay demo');
+    expect(r.stdout).not.toContain('replay --cwd');
     expect(r.stderr).not.toContain('no fact log');
     // Nothing ran: the copy is not left behind.
     const copy = /demo: a copy of apps\/examples\/demo-repo in (\S+);/.exec(r.stdout)?.[1];

@@ -23,6 +23,10 @@ describe('a3s run: how to continue a run', () => {
     expect(line).toBe(
       `continue it with: a3s sessions --resume ${/session: (\S+)/.exec(r.stdout)?.[1]} --model 'scripted:${file.replace("'", "'\\''")}' (or rerun with --yolo)`,
     );
+    // The same file would replay the run from its first turn: the line after says so.
+    expect(r.stdout).toContain(
+      '(a scripted model plays its file from the first turn in each process: continue with a script of the turns still to come)',
+    );
   });
 
   it('a scripted model given by a relative path is named by its absolute path, so the line works from any folder', async () => {

@@ -25,6 +25,10 @@ export function describeValue(value: unknown): string {
   return `${typeof value} ${String(value).slice(0, 40)}`;
 }
 
+/** `provider/model` or `scripted:<file>`. */
+const MODEL_SPEC = /^(?:scripted:.+|[a-z][a-z0-9-]*\/[^/\s]+)$/;
+const JSON_FILE = /\.json$/i;
+
 /**
  * The argument of `Agent.create`: a configuration object, a config file path, or nothing.
  * @throws SessionConfigurationError (`config`) for anything else, and for a bad SDK-only key.
@@ -34,6 +38,12 @@ export function checkAgentConfigArg<T extends object>(config: T | string | undef
   if (typeof config === 'string') {
     if (config.trim() === '')
       throw new SessionConfigurationError('config', 'must be a non-empty path to a config file');
+    // A model spec where a config path goes (`Agent.create('openai/gpt-4o')`) that names no file.
+    if (MODEL_SPEC.test(config) && (config.startsWith('scripted:') || !JSON_FILE.test(config)) && !existsSync(config))
+      throw new SessionConfigurationError(
+        'config',
+        `'${config}' names no config file (a string argument of Agent.create is the path of one) and looks like a model: pass it as Agent.create({ model: '${config}' })`,
+      );
     return config;
   }
   if (!isOptionsObject(config))

@@ -17,6 +17,18 @@ describe('Agent.create arguments', () => {
       await expect(Agent.create(bad as never)).rejects.toEqual(configError('config', /config/));
   });
 
+  it('a model spec given where the config path goes names the mistake and the call meant', async () => {
+    for (const spec of ['openai/gpt-4o', 'anthropic/claude-sonnet-4', 'scripted:model.json'])
+      await expect(Agent.create(spec)).rejects.toEqual(
+        configError(
+          'config',
+          new RegExp(`looks like a model: pass it as Agent\\.create\\(\\{ model: '${spec.replace('.', '\\.')}' \\}\\)`),
+        ),
+      );
+    // A path that names no file and is not a model spec keeps the config file's own error.
+    await expect(Agent.create('configs/missing.json')).rejects.toMatchObject({ code: 'SESSION_INITIALIZATION' });
+  });
+
   it('agent.resumeSession without a session id (or with a non-string one) names sessionId, not a TypeError', async () => {
     const agent = await Agent.create({ model: model() });
     for (const bad of [undefined, '', 42, null])

@@ -255,6 +255,13 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     if (session.logPath)
       io.stdout.write(out.dim(terminalText(`log: ${session.logPath}\nsession: ${session.sessionId}\n`)));
     if (resumable) io.stdout.write(terminalText(continueLine));
+    // A script file plays from its first turn in every process: the same file would replay the run.
+    if (resumable && flags.model?.startsWith('scripted:') === true)
+      io.stdout.write(
+        out.dim(
+          '(a scripted model plays its file from the first turn in each process: continue with a script of the turns still to come)\n',
+        ),
+      );
   } else if (resumable) {
     // Standard output holds only events; the person (or the script's log) learns how to go on here.
     const state =

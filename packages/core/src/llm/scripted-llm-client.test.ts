@@ -126,6 +126,13 @@ describe('ScriptedLlmClient', () => {
     );
   });
 
+  it('a misspelt top-level key is named before the key it stands for, which is then missing', () => {
+    expect(() => new ScriptedLlmClient({ turn: [{ text: 'a' }] } as never)).toThrow(
+      "script: turn: is not a known key; allowed keys: model, turns (did you mean 'turns'?)",
+    );
+    expect(() => new ScriptedLlmClient({ turns: [{ txt: 'a' }] } as never)).toThrow(/did you mean 'text'\?\)$/);
+  });
+
   it('a script that is a FIFO or a device is refused at once, naming it, never read (it would block or never end)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a3s-script-'));
     execFileSync('mkfifo', [join(dir, 'pipe.json')]);

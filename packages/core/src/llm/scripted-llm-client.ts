@@ -18,6 +18,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { A3sError } from '@a3s-code/effect';
+import { suggestKey } from '../config/did-you-mean.js';
 import { jsonSyntaxError } from '../config/json-syntax.js';
 import {
   parseScriptWithoutZod,
@@ -58,7 +59,7 @@ function unreadable(path: string, e: unknown): string {
 function unknownKeyMessage(key: string, allowed: string): string {
   const norm = (k: string) => k.toLowerCase().replace(/[_-]/g, '');
   const keys = allowed.replace(/^allowed keys: /, '').split(', ');
-  const near = keys.find((k) => norm(k) === norm(key));
+  const near = keys.find((k) => norm(k) === norm(key)) ?? suggestKey(key, keys);
   return `is not a known key; ${allowed}${near === undefined ? '' : ` (did you mean '${near}'?)`}`;
 }
 
@@ -126,7 +127,9 @@ export class ScriptedLlmClient implements LlmClient {
     const parsed =
       fast === undefined ? getScriptSchemas().scriptSchema.safeParse(raw) : { success: true as const, data: fast };
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
+      // A misspelt key is what to name first: the key it stands for is then missing too.
+      const issues = parsed.error.issues;
+      const issue = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!;
       const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
       const path = unknownKey === undefined ? issue.path : [...issue.path, unknownKey];
       const field = path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${String(k)}`), '');
