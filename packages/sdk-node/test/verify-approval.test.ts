@@ -2,6 +2,8 @@
 // exactly those commands run as approved, so a parked run's approval (SDK `parkMode: 'return'`,
 // `a3s serve`) lets the verification run, and an interactive approver is not asked twice. Nothing
 // else is approved with it: another call of the same command asks, and deny rules still hold.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type Session, type SessionOptions } from '../src/index.js';
@@ -58,7 +60,7 @@ describe('approving verify approves the commands it shows', () => {
     expect(r.status).toBe('completed');
   });
 
-  it('PERM-02: a Bash deny rule refuses a verify that would run the denied command, before it runs anything', async () => {
+  it('PERM-02: approving verify does not beat a Bash deny rule: the denied command is reported denied, not run', async () => {
     const asked: string[] = [];
     const bad = call('v', 'verify', { subject: 'x', commands: [{ id: 'wipe', command: 'rm -f notes.txt' }] });
     const s = await open([write, bad], {
@@ -71,12 +73,13 @@ describe('approving verify approves the commands it shows', () => {
     });
     // The run cannot complete: its change was never verified.
     await expect(s.send('note it')).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
-    expect(asked).toEqual(['write']);
+    expect(asked).toEqual(['write', 'verify']);
     const result = s.core.store.log.facts.find(
       (f) => f.type === 'tool.result' && (f.payload as { tool_call_id: string }).tool_call_id === 'v',
     );
     expect(String((result?.payload as { output?: string } | undefined)?.output)).toContain(
-      'Permission denied: Bash(rm:*)',
+      '- wipe (check, required): denied (Permission denied: Bash(rm:*))',
     );
+    expect(existsSync(join(s.core.config.dir, 'notes.txt'))).toBe(true);
   });
 });

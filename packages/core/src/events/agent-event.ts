@@ -83,6 +83,11 @@ export interface AgentEventPayloads {
     rule: string;
     /** Why this call is asked again, when it is (a crash cut off the attempt a person approved, which may have run in part). */
     note?: string;
+    /**
+     * Present (`true`) for a call nested in another tool's call (`batch`, `program`, `verify`): it
+     * never parks; the session's approver (`onConfirm`, a confirmation manager) answers it live.
+     */
+    nested?: true;
   };
   /**
    * A call that did not run because governance said no. `denied_by` says who: `rule` (a

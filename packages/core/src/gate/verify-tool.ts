@@ -8,6 +8,7 @@ import type { Zod } from '../tools/zod-loader.js';
 import { changesSoFar } from '../invoker/change-collector.js';
 import type { ChangeRecordEntry } from './change-record.js';
 import { defineTool } from '../tools/define-tool.js';
+import { markShownCommands } from '../invoker/shown-commands.js';
 import { InvalidToolArgsError } from '../errors/tool-errors.js';
 import { effectDigest } from './mutation-ledger.js';
 import type { RequiredCheck, SessionGate } from './session-gate.js';
@@ -70,7 +71,13 @@ function describeVerify(required: readonly RequiredCheck[]): string {
 export function createVerifyTool(gate: SessionGate, clock: () => number = Date.now) {
   // Read once: the checks are part of the session's configuration.
   const required: readonly RequiredCheck[] = gate.requiredChecks ?? [];
-  return defineTool({
+  // A person confirming a call sees its commands: its own bash calls of them run as approved.
+  const commandsOf = (args: unknown): string[] => {
+    const listed = (args as { commands?: unknown } | null)?.commands;
+    const own = Array.isArray(listed) ? listed.map((c) => (c as { command?: unknown } | null)?.command) : [];
+    return [...own.filter((c): c is string => typeof c === 'string'), ...required.map((c) => c.command)];
+  };
+  const tool = defineTool({
     name: 'verify',
     description: describeVerify(required),
     tier: 'exec',
@@ -78,11 +85,6 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
     plainInput: true,
     input,
     capabilities: { readOnly: false, idempotent: false },
-    // Judged by the session's Bash rules as the commands it runs (a person confirming it sees them).
-    shellEquivalent: (args) => [
-      ...(Array.isArray(args?.commands) ? args.commands : []).map((c) => c.command),
-      ...required.map((c) => c.command),
-    ],
     execute: async (args, ctx) => {
       // A child run (sub-agent, worker) is decided by its own gate, on its own log.
       const runGate = gate.forRun(ctx.runId);
@@ -150,4 +152,5 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
       return { output, exitCode: report.status === 'passed' ? 0 : 1, metadata: { report, changed_paths: [] } };
     },
   });
+  return markShownCommands(tool, commandsOf);
 }

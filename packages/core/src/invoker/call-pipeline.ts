@@ -19,7 +19,7 @@ import {
   ToolNotFoundError,
 } from '../errors/tool-errors.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
-import { shellEquivalentOf } from '../permissions/shell-equivalent.js';
+import { shownCommands } from './shown-commands.js';
 import { nullEventSink } from '../events/agent-event.js';
 import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
@@ -118,11 +118,11 @@ type Tracker = { running(may: boolean): void } | undefined;
 
 /**
  * The frame the calls nested in a call run under: a call a person confirmed passes on the shell
- * commands its shell equivalent showed them (see `CallFrame.confirmedCommands`).
+ * commands its confirmation showed them (see `shown-commands.ts`, `CallFrame.confirmedCommands`).
  */
 function confirmedFrame(frame: CallFrame, tool: Tool, args: unknown, permission: PermissionOutcome): CallFrame {
   if (permission !== 'ask_approved') return frame;
-  const shown = shellEquivalentOf(tool, args);
+  const shown = shownCommands(tool, args);
   if (shown.length === 0) return frame;
   return { ...frame, confirmedCommands: new Set([...(frame.confirmedCommands ?? []), ...shown]) };
 }

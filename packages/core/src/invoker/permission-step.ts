@@ -227,7 +227,14 @@ async function confirmWithManager(
   const verdict = { rule };
   frame.context.events.emit({
     kind: 'confirmationRequired',
-    payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), rule: verdict.rule, ...(note ? { note } : {}) },
+    payload: {
+      tool_id: id,
+      tool_name: tool.name,
+      ...eventArgs(args),
+      rule: verdict.rule,
+      ...(note ? { note } : {}),
+      ...(frame.depth > 0 ? { nested: true as const } : {}),
+    },
   });
   // The wait for a person ends with the run or the session, whichever aborts first.
   const linked = linkSignals([abortSignalOf(frame.signal), k.sessionSignal]);

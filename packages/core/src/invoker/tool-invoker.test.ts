@@ -58,6 +58,19 @@ describe('ToolInvoker basics', () => {
     expect(state.executions.map((e) => e.args)).toEqual([{ text: 'y', times: 1 }]);
   });
 
+  it('PERM-05: the question about a call nested in another says so (it cannot park); a top-level one does not', async () => {
+    const confirmation = new ScriptedConfirmationManager([false, false]);
+    const { invoker } = setup({ confirmation, policy: { allow: ['nest'] } });
+    const t = createTestInvocation();
+    await invoker.invoke({ id: 'c1', name: 'nest', args: { tool: 'echo', args: { text: 'x' } } }, t.context);
+    await invoker.invoke({ id: 'c2', name: 'echo', args: { text: 'y' } }, t.context);
+    const asked = t.events.payloads('confirmationRequired') as { tool_id: string; nested?: boolean }[];
+    expect(asked.map((p) => [p.tool_id, p.nested])).toEqual([
+      ['c1.1', true],
+      ['c2', undefined],
+    ]);
+  });
+
   it('PERM-04: the YOLO lane records an ask as allow and never prompts; a deny stays final', async () => {
     const confirmation = new ScriptedConfirmationManager();
     const { invoker } = setup({ confirmation, policy: { deny: ['run'] } });
