@@ -36,6 +36,8 @@ describe('a3s code (pseudo-terminal)', () => {
       pty.type('y\r');
       at = await pty.waitFor(/\? allow verify range fix/, at);
       await pty.waitFor('allow? [y/n/a]', at);
+      // The card shows the commands the approval covers.
+      expect(pty.text().slice(at)).toMatch(/ {2}runs node --test\n/);
       pty.type('a\r');
       // The commands of the verify just approved run without a second question.
       at = await pty.waitFor(/completed \(verified\) · 2 tool call\(s\)/, at);
