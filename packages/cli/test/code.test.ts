@@ -37,7 +37,7 @@ describe('a3s code (pseudo-terminal)', () => {
       at = await pty.waitFor(/\? allow verify range fix/, at);
       await pty.waitFor('allow? [y/n/a]', at);
       // The card shows the commands the approval covers.
-      expect(pty.text().slice(at)).toMatch(/ {2}runs node --test\n/);
+      expect(pty.text().slice(at)).toMatch(/ {2}runs\r?\n {2}│ node --test\r?\n/);
       pty.type('a\r');
       // The commands of the verify just approved run without a second question.
       at = await pty.waitFor(/completed \(verified\) · 2 tool call\(s\)/, at);

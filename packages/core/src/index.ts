@@ -172,6 +172,7 @@ export {
   toolProcessEnv,
   withholdFromToolProcesses,
   terminalText,
+  visibleText,
   ToolInvoker,
   type ActiveToolCall,
   type ArtifactRef,

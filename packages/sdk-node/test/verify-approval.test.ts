@@ -60,6 +60,19 @@ describe('approving verify approves the commands it shows', () => {
     expect(r.status).toBe('completed');
   });
 
+  it("PERM-05: the host's required checks are not in verify's arguments, so approving verify does not approve them", async () => {
+    const asked: string[] = [];
+    const s = await open([write, verify], {
+      gate: { requiredChecks: [{ id: 'host', command: 'echo HOST-CHECK' }] },
+      onConfirm: async (req) => {
+        asked.push(req.toolName === 'bash' ? `bash ${(req.args as { command: string }).command}` : req.toolName);
+        return { approved: true };
+      },
+    });
+    expect((await s.send('note it')).status).toBe('completed');
+    expect(asked).toEqual(['write', 'verify', 'bash echo HOST-CHECK']);
+  });
+
   it('PERM-02: approving verify does not beat a Bash deny rule: the denied command is reported denied, not run', async () => {
     const asked: string[] = [];
     const bad = call('v', 'verify', { subject: 'x', commands: [{ id: 'wipe', command: 'rm -f notes.txt' }] });

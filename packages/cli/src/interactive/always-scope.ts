@@ -3,8 +3,9 @@
  * is remembered by its program (`echo`), and a later command is covered only when it is made of
  * that program's commands alone, as an allow rule `Bash(echo:*)` would judge it (no other program
  * in a pipe, list or substitution, no write outside the workspace), and has no `>` redirect; a
- * command whose first word is no plain program name is remembered exactly. Any other tool is
- * remembered as a whole, and the card says so.
+ * command whose first word is no plain program name is remembered exactly. A verify call (whose
+ * approval also covers the commands it runs) is remembered by its exact commands. Any other tool
+ * is remembered as a whole, and the card says so.
  */
 import { PermissionPolicy, type ConfirmationRequest } from '@a3s-code/core';
 
@@ -27,12 +28,33 @@ function commandOf(args: unknown): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
+/** The commands of a verify call's checks, in order. */
+function checksOf(args: unknown): string[] {
+  const listed = typeof args === 'object' && args !== null ? (args as { commands?: unknown }).commands : undefined;
+  if (!Array.isArray(listed)) return [];
+  return listed.map((c) => {
+    const command = (c as { command?: unknown } | null)?.command;
+    return typeof command === 'string' ? command : '';
+  });
+}
+
 /**
  * What "always" covers for `request`; `root` is the session's workspace (a program scope needs it
  * to keep writes outside the workspace asked; without it a command is remembered exactly).
  */
 export function alwaysScope(request: ConfirmationRequest, root: string | undefined): AlwaysScope {
   const base = `${request.toolName}\u0000${request.rule}`;
+  // A verify's approval covers the commands it runs: "always" covers later verify calls running
+  // exactly these commands, never any command a later verify names.
+  if (request.toolName === 'verify') {
+    const checks = checksOf(request.args);
+    const key = JSON.stringify(checks);
+    return {
+      key: `${base}\u0000=${key}`,
+      says: `verify calls running exactly ${checks.length === 1 ? 'this command' : `these ${checks.length} commands`}`,
+      covers: (r) => JSON.stringify(checksOf(r.args)) === key,
+    };
+  }
   const command = request.toolName === 'bash' ? commandOf(request.args) : undefined;
   if (request.toolName !== 'bash' || command === undefined)
     return {

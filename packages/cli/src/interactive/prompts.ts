@@ -6,12 +6,13 @@
 import type { ConfirmationManager, QuestionAnswer, QuestionHandler } from '@a3s-code/sdk';
 import type { Out } from '../io.js';
 import { NO_ANSWER_AT_END, REFUSED_AT_TERMINAL } from '../render/denials.js';
-import { argSummary, clip } from '../render/tool-card.js';
+import { argSummary } from '../render/tool-card.js';
 import { terminalText } from '@a3s-code/core';
 import { terminalSafe } from '../render/terminal-text.js';
 import type { Style } from '../style.js';
 import type { LineReader } from './line-reader.js';
 import { alwaysScope, type AlwaysScope } from './always-scope.js';
+import { printCommands } from './card-commands.js';
 
 /**
  * A confirmation manager that asks at the terminal and remembers "always" per tool, rule and what
@@ -42,9 +43,8 @@ export function terminalConfirmation(
         return { approved: true, reason: `always for ${remembered.says}; rule '${request.rule}'` };
       }
       out.write(`${style.yellow('?')} ${style.bold(`allow ${name}`)} ${argSummary(terminalSafe(request.args))}\n`);
-      // A verify's checks run as approved with it: the person sees each command.
-      for (const command of request.toolName === 'verify' ? checkCommands(terminalSafe(request.args)) : [])
-        out.write(`  ${style.dim('runs')} ${clip(command.replaceAll('\n', ' ⏎ '), 300)}\n`);
+      // What runs is shown whole: a long or multi-line command, and the checks a verify's approval covers.
+      printCommands(out, style, request.toolName, request.args);
       if (request.note !== undefined) out.write(style.yellow(`  ${terminalText(request.note)}\n`));
       out.write(style.dim(`  rule: ${rule} · [y] yes  [n] no  [a] always for ${says}\n`));
       for (;;) {
@@ -62,16 +62,6 @@ export function terminalConfirmation(
       }
     },
   };
-}
-
-/** The commands of a `verify` call's checks (`commands[].command`), as its arguments give them. */
-function checkCommands(args: unknown): string[] {
-  const listed = (args as { commands?: unknown } | null)?.commands;
-  if (!Array.isArray(listed)) return [];
-  return listed
-    .map((c) => (c as { command?: unknown } | null)?.command)
-    .filter((c): c is string => typeof c === 'string')
-    .slice(0, 32);
 }
 
 /** Answers `ask_user` questions at the terminal: a number (or `1,3` for multi-select), free text when allowed, empty to skip. */

@@ -71,11 +71,12 @@ function describeVerify(required: readonly RequiredCheck[]): string {
 export function createVerifyTool(gate: SessionGate, clock: () => number = Date.now) {
   // Read once: the checks are part of the session's configuration.
   const required: readonly RequiredCheck[] = gate.requiredChecks ?? [];
-  // A person confirming a call sees its commands: its own bash calls of them run as approved.
+  // A person confirming a call sees the commands of its arguments: its own bash calls of them run
+  // as approved. The host's required checks are not in its arguments, so they are asked as ever.
   const commandsOf = (args: unknown): string[] => {
     const listed = (args as { commands?: unknown } | null)?.commands;
     const own = Array.isArray(listed) ? listed.map((c) => (c as { command?: unknown } | null)?.command) : [];
-    return [...own.filter((c): c is string => typeof c === 'string'), ...required.map((c) => c.command)];
+    return own.filter((c): c is string => typeof c === 'string');
   };
   const tool = defineTool({
     name: 'verify',

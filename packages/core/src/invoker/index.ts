@@ -31,7 +31,7 @@ export {
   withholdFromToolProcesses,
 } from './tool-process-env.js';
 export { processAlive } from './process-alive.js';
-export { stripTerminalControls, terminalText } from './terminal-controls.js';
+export { stripTerminalControls, terminalText, visibleText } from './terminal-controls.js';
 export type { DefaultSecurityProviderOptions, SanitizeContext, SecurityProvider } from './security-provider.js';
 export { DEFAULT_OUTPUT_CAP, InMemoryArtifactStore, capOutput, sha256Hex } from './artifact-store.js';
 export type { ArtifactRef, ArtifactStore, OutputCapOptions } from './artifact-store.js';

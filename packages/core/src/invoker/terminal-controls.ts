@@ -1,7 +1,8 @@
 /**
  * Terminal control sequences in untrusted text, handled one way everywhere: tool outputs have
- * them removed ({@link stripTerminalControls}), and hosts printing text a model, a tool or a log
- * wrote show it without them ({@link terminalText}).
+ * them removed ({@link stripTerminalControls}), hosts printing text a model, a tool or a log
+ * wrote show it without them ({@link terminalText}), and text a person approves is shown whole,
+ * every control as a visible mark ({@link visibleText}).
  */
 
 // CSI (ESC [ ... final; an unfinished one at the end too), the 8-bit CSI, OSC (ESC ] ... BEL or
@@ -41,4 +42,21 @@ function shown(c: string): string {
 export function terminalText(text: string): string {
   if (!ANY_SHOWN_RE.test(text)) return text;
   return text.replace(/\r\n/g, '\n').replace(SEQUENCE_RE, '').replace(SHOWN_RE, shown);
+}
+
+// Every control (ESC included), a lone CR, and the characters that reorder or hide text.
+const EVERY_CONTROL_RE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
+const ANY_EVERY_CONTROL_RE = new RegExp(EVERY_CONTROL_RE.source);
+
+/**
+ * `text` with nothing removed: every control character (the ESC of a sequence too, so what a
+ * sequence carries stays in sight), a lone CR and the characters that reorder or hide text shown
+ * as visible marks (`^[`, `^G`, `<U+202E>`). For what a person approves (a command on a
+ * confirmation card), where removing a sequence could hide what runs. Newlines and tabs stay;
+ * `\r\n` becomes `\n`.
+ */
+export function visibleText(text: string): string {
+  if (!ANY_EVERY_CONTROL_RE.test(text)) return text;
+  return text.replace(/\r\n/g, '\n').replace(EVERY_CONTROL_RE, shown);
 }
