@@ -61,6 +61,38 @@ export function toCallError(name: string, error: unknown, signal: AbortState): A
   return A3sError.isInstance(error) ? error : new ToolExecutionError(name, error);
 }
 
+/**
+ * How long a write-tier call stopped by its signal (a cancellation, its timeout) is still waited
+ * for: a write whose data was already on its way lands (or is given up at its last check), and
+ * the result recorded must say which, never "cancelled" for a file that was written.
+ */
+const WRITE_GRACE_MS = 1_000;
+
+/**
+ * The call's value, or the signal's error once it aborts. With `graceMs`, a call stopped by the
+ * signal is waited for that long more: one that still completes gives its own result.
+ */
+async function settled(linked: CallSignal, run: Promise<ToolResult>, graceMs: number): Promise<ToolResult> {
+  try {
+    return await linked.settle(run);
+  } catch (stopped) {
+    if (graceMs === 0 || !linked.aborted) throw stopped;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = await Promise.race([
+      run.then(
+        (value) => ({ value }),
+        () => undefined,
+      ),
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (late === undefined) throw stopped;
+    return late.value;
+  }
+}
+
 /** Queues, runs and settles one call. Throws a typed error on failure. */
 export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolResult> {
   const { tool, frame } = call;
@@ -125,7 +157,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
     };
     bindCall(ctx, frame.context, frame.changes, callChain(k, frame, tool));
     const run = runWithMiddleware(k, tool, call.args, ctx, scopedOf);
-    const value = await linked.settle(run);
+    const value = await settled(linked, run, tool.tier === 'write' ? WRITE_GRACE_MS : 0);
     return validResult(tool.name, value);
   } catch (error) {
     throw toCallError(tool.name, error, linked);

@@ -23,7 +23,7 @@ import {
   type ContainedEntry,
   type PathArgument,
 } from './contained-open.js';
-import { notRegularError, specialKind } from './fs-errors.js';
+import { notRegularError, specialKind, throwIfAborted } from './fs-errors.js';
 import { linksAllInside } from './hard-links.js';
 import { realPathOf, relativeInside, STAT_ONLY_FLAGS } from './fd-path.js';
 import { sweepLeftTemps, takeTempName } from './write-temps.js';
@@ -57,6 +57,7 @@ async function replaceIn(
   executable: boolean | undefined,
   arg: PathArgument,
   owner?: { readonly uid: number; readonly gid: number },
+  signal?: AbortSignal,
 ): Promise<void> {
   const folderKey = `${root}\0${dir.rel}`;
   const temp = takeTempName(folderKey, name);
@@ -79,6 +80,8 @@ async function replaceIn(
     } finally {
       await temp.close();
     }
+    // A call cancelled while the data was written leaves the file as it was: the rename is the write.
+    throwIfAborted(signal, `write ${arg.original}`);
     await rename(tempAt, `${dir.at}/${name}`);
     created = false;
     // The rename itself, on disk (a folder that cannot be flushed here is not an error).
@@ -208,7 +211,7 @@ export async function writeContained(
       const mode = prior === undefined ? undefined : withExecutable(prior.mode & 0o7777, executable);
       if (prior !== undefined && prior.nlink > 1 && (await linksAllInside(root, prior)))
         await rewriteInPlace(root, dir, name, real, data, prior, mode ?? 0, arg);
-      else await replaceIn(root, dir, name, data, mode, executable, arg, prior);
+      else await replaceIn(root, dir, name, data, mode, executable, arg, prior, options?.signal);
       return;
     } finally {
       await dir.handle.close().catch(() => undefined);
