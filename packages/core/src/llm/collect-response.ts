@@ -16,6 +16,19 @@ import type {
 } from './llm-client.js';
 import { LlmError } from './llm-error.js';
 import { normalizeUsage } from './usage-count.js';
+import { parseToolArgsText, toolArgsFromValue } from './tool-args-text.js';
+
+/**
+ * A call as the run can record it, whatever client sent it: arguments that are not one JSON object
+ * of finite numbers within the nesting limit (text included) become the record of what was wrong,
+ * and a missing name one that no tool has, so the call gets a typed error and the run goes on.
+ */
+function recordableCall(call: LlmToolCall): LlmToolCall {
+  const raw: unknown = call.args;
+  const args = typeof raw === 'string' ? parseToolArgsText(raw) : toolArgsFromValue(raw);
+  const name = typeof call.name === 'string' && call.name.length > 0 ? call.name : '(no name)';
+  return args === raw && name === call.name ? call : { ...call, name, args };
+}
 
 /** Folds stream events one by one; `result()` gives the response so far. */
 export class ResponseAccumulator {
@@ -49,7 +62,7 @@ export class ResponseAccumulator {
         break;
       case 'tool_call_end':
         this.open.delete(ev.index);
-        this.calls.push(ev.call);
+        this.calls.push(recordableCall(ev.call));
         break;
       case 'usage':
         this.usage = normalizeUsage(ev.usage);
