@@ -184,8 +184,7 @@ export async function runOperation(
       const abs = isAbsolute(file) ? file : resolve(cwd, file);
       // A file the read rules keep from the call: whether it exists and how long it is are its content too.
       const rel = relative(cwd, abs);
-      const outside = rel === '..' || rel.startsWith('../') || isAbsolute(rel);
-      const rule = lines.length === 0 ? undefined : await readDenied?.(outside ? abs : rel);
+      const rule = lines.length === 0 ? undefined : await readDenied?.(/^\.\.(\/|$)/.test(rel) ? abs : rel);
       if (rule !== undefined)
         throw new PermissionDeniedError(
           'debug',
