@@ -4,44 +4,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ConfirmationRequest } from '@a3s-code/sdk';
-import { terminalConfirmation } from '../src/interactive/prompts.js';
-import type { LineReader } from '../src/interactive/line-reader.js';
-import { styleFor } from '../src/style.js';
+import { terminal } from './confirm-kit.js';
 import { a3s, scriptFile, tempRepo } from './kit.js';
 
 const bash = (command: string) => ({ name: 'bash', args: { command } });
-const request = (toolName: string, args: unknown): ConfirmationRequest => ({
-  toolId: 't',
-  toolName,
-  args,
-  rule: 'default',
-  source: 'agent',
-  runId: 'r',
-  sessionId: 's',
-});
-
-/** A terminal confirmation answering `answers` in turn, with what it printed and how often it asked. */
-function terminal(answers: string[], root: string | undefined) {
-  const state = { printed: '', asked: 0 };
-  const reader = {
-    read: async () => {
-      state.asked += 1;
-      return answers.shift() ?? null;
-    },
-  } as unknown as LineReader;
-  const confirm = terminalConfirmation(
-    reader,
-    { write: (t: string) => (state.printed += t) },
-    styleFor({ isTTY: false }, {}),
-    () => undefined,
-    root,
-  );
-  const ask = async (toolName: string, args: unknown) =>
-    (await confirm.confirm(request(toolName, args), new AbortController().signal)).approved;
-  return { state, ask };
-}
-
 describe('a3s code: what "always" covers', () => {
   it('an "always" for a harmless echo never approves rm -rf later in the session', () => {
     const dir = tempRepo();

@@ -8,6 +8,7 @@
  * is remembered as a whole, and the card says so.
  */
 import { PermissionPolicy, type ConfirmationRequest } from '@a3s-code/core';
+import { verifyCommands } from './card-commands.js';
 
 /** What one "always" answer covers. */
 export interface AlwaysScope {
@@ -28,16 +29,6 @@ function commandOf(args: unknown): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
-/** The commands of a verify call's checks, in order. */
-function checksOf(args: unknown): string[] {
-  const listed = typeof args === 'object' && args !== null ? (args as { commands?: unknown }).commands : undefined;
-  if (!Array.isArray(listed)) return [];
-  return listed.map((c) => {
-    const command = (c as { command?: unknown } | null)?.command;
-    return typeof command === 'string' ? command : '';
-  });
-}
-
 /**
  * What "always" covers for `request`; `root` is the session's workspace (a program scope needs it
  * to keep writes outside the workspace asked; without it a command is remembered exactly).
@@ -47,12 +38,12 @@ export function alwaysScope(request: ConfirmationRequest, root: string | undefin
   // A verify's approval covers the commands it runs: "always" covers later verify calls running
   // exactly these commands, never any command a later verify names.
   if (request.toolName === 'verify') {
-    const checks = checksOf(request.args);
+    const checks = verifyCommands(request.args);
     const key = JSON.stringify(checks);
     return {
       key: `${base}\u0000=${key}`,
       says: `verify calls running exactly ${checks.length === 1 ? 'this command' : `these ${checks.length} commands`}`,
-      covers: (r) => JSON.stringify(checksOf(r.args)) === key,
+      covers: (r) => JSON.stringify(verifyCommands(r.args)) === key,
     };
   }
   const command = request.toolName === 'bash' ? commandOf(request.args) : undefined;

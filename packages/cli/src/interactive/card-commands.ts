@@ -11,14 +11,20 @@ import type { Style } from '../style.js';
 /** A one-line summary shows this much of a command; longer or multi-line ones are shown whole. */
 const SHORT = 100;
 
+/** The commands of a `verify` call's checks (`commands[].command`), in order. */
+export function verifyCommands(args: unknown): string[] {
+  const listed = typeof args === 'object' && args !== null ? (args as { commands?: unknown }).commands : undefined;
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((c: unknown) => {
+    const command = (c as { command?: unknown } | null)?.command;
+    return typeof command === 'string' ? [command] : [];
+  });
+}
+
 /** The commands of a call the card shows whole, each with its label. */
 export function commandsShown(toolName: string, args: unknown): { label: string; command: string }[] {
+  if (toolName === 'verify') return verifyCommands(args).map((command) => ({ label: 'runs', command }));
   const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
-  if (toolName === 'verify' && Array.isArray(a.commands))
-    return a.commands.flatMap((c: unknown) => {
-      const command = (c as { command?: unknown } | null)?.command;
-      return typeof command === 'string' ? [{ label: 'runs', command }] : [];
-    });
   const command = a.command;
   if (toolName !== 'bash' || typeof command !== 'string') return [];
   const plain = command.length <= SHORT && !command.includes('\n') && visibleText(command) === command;

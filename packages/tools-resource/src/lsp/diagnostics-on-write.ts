@@ -73,14 +73,9 @@ async function newDiagnostics(
   snapshot: WriteSnapshot,
   hidden: HiddenRule,
 ): Promise<Found | undefined> {
-  let abs: string;
-  try {
-    abs = sup.absolute(path);
-  } catch {
-    return undefined;
-  }
+  const abs = sup.tryAbsolute(path);
   // A file the call may not read gets no diagnostics: they quote it.
-  if (!sup.availability(abs).ok || (await hidden(abs)) !== undefined) return undefined;
+  if (abs === undefined || !sup.availability(abs).ok || (await hidden(abs)) !== undefined) return undefined;
   await warmedFile(lsp, abs);
   const { client, spec, root } = await sup.clientFor(abs);
   const wasOpen = client.isOpen(abs);
@@ -128,25 +123,18 @@ async function supervisorFor(ctx: ToolContext): Promise<{ lsp: LspResource; sup:
   }
 }
 
-/** Waits for the warm of a workspace path, if one is under way. */
-async function warmedPath(at: { lsp: LspResource; sup: LspSupervisor }, path: string): Promise<void> {
-  let abs: string;
-  try {
-    abs = at.sup.absolute(path);
-  } catch {
-    return;
-  }
-  await warmedFile(at.lsp, abs);
-}
-
 /** The old texts of the files the call will write (see `write-baseline.ts`); never fails the call. */
 async function before(tool: string, args: unknown, ctx: ToolContext): Promise<WriteSnapshot> {
   const at = await supervisorFor(ctx);
   if (at === undefined) return new Map();
   try {
+    const paths = await plannedPaths(tool, args, ctx);
     // A file the server is still opening after a read: the warm takes its text before this write.
-    for (const path of await plannedPaths(tool, args, ctx)) await warmedPath(at, path);
-    return await snapshotBefore(tool, args, ctx, at.sup);
+    for (const path of paths) {
+      const abs = at.sup.tryAbsolute(path);
+      if (abs !== undefined) await warmedFile(at.lsp, abs);
+    }
+    return await snapshotBefore(paths, at.sup);
   } catch {
     return new Map();
   }

@@ -47,13 +47,13 @@ export function openLspResource(options: LspResourceOptions = {}): LspResource {
     ledger,
     snapshots: new WriteSnapshots(),
     supervisor(root) {
+      // Asked on every read and write: a root already looked at is not looked at again.
+      let s = supervisors.get(root);
+      if (s !== undefined) return s;
       if (!isLocalFolder(root))
         return { unavailable: `the workspace root ${root} is not a folder on this machine's disk` };
-      let s = supervisors.get(root);
-      if (s === undefined) {
-        s = new LspSupervisor(root, options.servers);
-        supervisors.set(root, s);
-      }
+      s = new LspSupervisor(root, options.servers);
+      supervisors.set(root, s);
       return s;
     },
     close: async () => {

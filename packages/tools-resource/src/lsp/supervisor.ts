@@ -113,6 +113,15 @@ export class LspSupervisor {
     return this.#workspaceRoot;
   }
 
+  /** {@link absolute}, or `undefined` for a path it refuses. */
+  tryAbsolute(path: string): string | undefined {
+    try {
+      return this.absolute(path);
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * The absolute path of a workspace-relative (or absolute, inside the workspace) path. A path
    * that leaves the workspace, also through a symbolic link, is refused (`LSP_PATH`).

@@ -73,13 +73,8 @@ async function startWarms(result: ToolResult, args: unknown, ctx: ToolContext): 
   const hidden = hiddenRuleOf(ctx, sup);
   const pending = pendingOf(lsp);
   for (const path of paths) {
-    let abs: string;
-    try {
-      abs = sup.absolute(path);
-    } catch {
-      continue;
-    }
-    if (pending.has(abs) || !sup.availability(abs).ok || sup.isOpen(abs)) continue;
+    const abs = sup.tryAbsolute(path);
+    if (abs === undefined || pending.has(abs) || !sup.availability(abs).ok || sup.isOpen(abs)) continue;
     if ((await hidden(abs)) !== undefined) continue;
     const done = warm(sup, abs)
       .catch(() => undefined)

@@ -87,22 +87,12 @@ export async function oldText(abs: string): Promise<string | null | undefined> {
   }
 }
 
-/** Reads the old text of each file the call will write that a server serves and has not opened. */
-export async function snapshotBefore(
-  tool: string,
-  args: unknown,
-  ctx: ToolContext,
-  sup: LspSupervisor,
-): Promise<WriteSnapshot> {
+/** Reads the old text of each of `paths` (those a call will write) that a server serves and has not opened. */
+export async function snapshotBefore(paths: readonly string[], sup: LspSupervisor): Promise<WriteSnapshot> {
   const snapshot: WriteSnapshot = new Map();
-  for (const path of (await plannedPaths(tool, args, ctx)).slice(0, MAX_FILES)) {
-    let abs: string;
-    try {
-      abs = sup.absolute(path);
-    } catch {
-      continue;
-    }
-    if (snapshot.has(abs) || !sup.availability(abs).ok || sup.isOpen(abs)) continue;
+  for (const path of paths.slice(0, MAX_FILES)) {
+    const abs = sup.tryAbsolute(path);
+    if (abs === undefined || snapshot.has(abs) || !sup.availability(abs).ok || sup.isOpen(abs)) continue;
     const text = await oldText(abs);
     if (text !== undefined) snapshot.set(abs, text);
   }
