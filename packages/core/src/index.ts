@@ -497,6 +497,7 @@ export {
   type AgentDefinitionInput,
   type DelegationHost,
   type DelegationSettings,
+  type TaskIds,
   type TaskOrigin,
   type TaskOutcome,
   type TaskRequest,

@@ -28,6 +28,7 @@ import type { AgentDefinition } from './agent-definition.js';
 import type { CapabilityScope } from '../catalog/capability-scope.js';
 import { checkTaskOutput, outputSchemaInstruction } from './output-schema.js';
 import { CallWatch } from './unrecorded-calls.js';
+import { childLogState, recordedTotals } from './child-resume.js';
 
 /** What a child run needs from its session. */
 export interface DelegationHost {
@@ -127,6 +128,11 @@ export interface RunChildOptions {
   readonly scope?: CapabilityScope;
   /** Where the request's path attachments are read (see `TaskOrigin.attachmentsFrom`). */
   readonly attachmentsFrom?: WorkspaceServices;
+  /**
+   * The thread holds the child an interrupted attempt of the calling call started: its open run
+   * is continued, an ended one's outcome is read from its log; only a thread with no run starts one.
+   */
+  readonly resume?: boolean;
 }
 
 /** The progress of a child, from one of its events (the fields of `subagent_progress` after `task_id` and `agent`). */
@@ -236,16 +242,34 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       `# Delegated task\n${request.description}`,
       ...(request.outputSchema ? [outputSchemaInstruction(request.outputSchema)] : []),
     ];
+    // The child an interrupted attempt of the calling call started: continued, or its end reported.
+    const found = options.resume === true ? childLogState(store, folder) : ({ kind: 'new' } as const);
+    if (found.kind === 'ended') {
+      runId = found.runId;
+      const facts = store.log.facts;
+      const { answered, ...totals } = recordedTotals(facts);
+      const common = {
+        ...base,
+        run_id: found.runId,
+        ...totals,
+        changes: changesOf(gate.ledger(found.runId)),
+        text: answered ? folder.state.view.assistant_text : '',
+      };
+      return finish(announce, store, settled(common, found.status, request, undefined, found.error));
+    }
     let detach: (() => void) | undefined;
     let unadopt: (() => void) | undefined;
     const childGate = gate;
     const result: RunResult = await executeRun({
-      request: {
-        kind: 'prompt',
-        prompt: request.prompt,
-        ...(request.attachments === undefined ? {} : { attachments: request.attachments }),
-        ...(options.attachmentsFrom === undefined ? {} : { attachmentsFrom: options.attachmentsFrom }),
-      },
+      request:
+        found.kind === 'open'
+          ? { kind: 'resume', runId: found.runId }
+          : {
+              kind: 'prompt',
+              prompt: request.prompt,
+              ...(request.attachments === undefined ? {} : { attachments: request.attachments }),
+              ...(options.attachmentsFrom === undefined ? {} : { attachmentsFrom: options.attachmentsFrom }),
+            },
       sessionId: host.config.sessionId,
       store,
       invoker: host.invoker,
@@ -288,21 +312,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       changes,
       text: result.text,
     };
-    if (result.status === 'completed' && request.outputSchema) {
-      const checked = checkTaskOutput(result.text, request.outputSchema);
-      outcome = checked.ok
-        ? { ...common, status: 'completed', output: checked.value }
-        : { ...common, status: 'failed', error: { code: 'TASK_OUTPUT_INVALID', message: checked.message } };
-    } else if (result.status === 'parked') {
-      outcome = {
-        ...common,
-        status: 'parked',
-        error: {
-          code: 'TASK_PARKED',
-          message: `the sub-agent is waiting for ${result.parked?.kind === 'question' ? 'an answer to a question' : 'a confirmation'} nobody can give live`,
-        },
-      };
-    } else outcome = { ...common, status: result.status === 'cancelled' ? 'cancelled' : 'completed' };
+    outcome = settled(common, result.status, request, result.parked?.kind);
   } catch (e) {
     const error = A3sError.isInstance(e)
       ? { code: e.code, message: e.message }
@@ -322,9 +332,45 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       status: signal.aborted ? 'cancelled' : 'failed',
       error,
     };
-  } finally {
-    await store?.close().catch(() => undefined);
   }
+  return finish(announce, store, outcome);
+}
+
+/** Closes the child's store and announces its end. */
+async function finish(
+  announce: ChildAnnouncer,
+  store: FactStore | undefined,
+  outcome: TaskOutcome,
+): Promise<TaskOutcome> {
+  await store?.close().catch(() => undefined);
   announce.end(outcome);
   return outcome;
+}
+
+/** The outcome of a child run that ended `status` (or parked), its answer checked against the output schema. */
+function settled(
+  common: Omit<TaskOutcome, 'status' | 'output' | 'error'>,
+  status: RunResult['status'] | 'failed',
+  request: TaskRequest,
+  parked?: 'question' | 'confirm',
+  error?: TaskOutcome['error'],
+): TaskOutcome {
+  if (status === 'completed' && request.outputSchema) {
+    const checked = checkTaskOutput(common.text, request.outputSchema);
+    return checked.ok
+      ? { ...common, status: 'completed', output: checked.value }
+      : { ...common, status: 'failed', error: { code: 'TASK_OUTPUT_INVALID', message: checked.message } };
+  }
+  if (status === 'parked')
+    return {
+      ...common,
+      status: 'parked',
+      error: {
+        code: 'TASK_PARKED',
+        message: `the sub-agent is waiting for ${parked === 'question' ? 'an answer to a question' : 'a confirmation'} nobody can give live`,
+      },
+    };
+  if (status === 'failed')
+    return { ...common, status: 'failed', error: error ?? { code: 'TASK_FAILED', message: 'the sub-agent failed' } };
+  return { ...common, status: status === 'cancelled' ? 'cancelled' : 'completed', ...(error ? { error } : {}) };
 }

@@ -14,6 +14,7 @@ import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { DelegationSettings } from './delegation-options.js';
 import { childGovernance } from './child-governance.js';
+import { findDelegated } from './child-resume.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import { runChild, type ChildAnnouncer, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
@@ -35,6 +36,25 @@ export interface TaskOrigin {
    * read rules (deny and ask) as any read of that call is. Default: the session's workspace.
    */
   readonly attachmentsFrom?: WorkspaceServices;
+  /**
+   * Where the calling call stands in its run's log (the same in every attempt of it), and
+   * whether it is the re-run of an attempt a crash interrupted: the task's child records the
+   * key, so the re-run continues the child that attempt started instead of starting another.
+   */
+  readonly attempt?: { readonly key: string; readonly interrupted: boolean };
+}
+
+/** A task's id and thread; `resume` when the thread holds the child an interrupted attempt of the calling call started. */
+export interface TaskIds {
+  readonly taskId: string;
+  readonly thread: string;
+  readonly resume?: boolean;
+}
+
+/** The `run.started` fields of a task's child naming the call that started it. */
+function delegatedBy(origin: TaskOrigin): Readonly<Record<string, JsonValue>> | undefined {
+  if (origin.attempt === undefined) return undefined;
+  return { delegated_by: { run_id: origin.runId, call: origin.attempt.key } };
 }
 
 /** How a background worker run differs from a task: its announcements, its log record, its governance. */
@@ -156,13 +176,30 @@ export class Delegator {
     return next;
   }
 
+  /**
+   * The ids of the task `origin` starts: on the re-run of a call a crash interrupted, the thread of
+   * the child its earlier attempt started, if that child's log is on disk (`resume`); else new ones.
+   */
+  childFor(origin: TaskOrigin): TaskIds {
+    const attempt = origin.attempt;
+    if (attempt?.interrupted === true && this.#host.config.persistence === 'file') {
+      const by = { run_id: origin.runId, call: attempt.key };
+      const n = findDelegated(this.logFolder, this.#thread, this.recordedNumbers('task'), by);
+      if (n !== undefined) return { taskId: `task-${n}`, thread: `${this.#thread}.task-${n}`, resume: true };
+    }
+    return this.allocate();
+  }
+
   /** Runs a task in the foreground; the origin's run waits for it before its terminal state. */
-  run(request: TaskRequest, origin: TaskOrigin, ids = this.allocate()): Promise<TaskOutcome> {
+  run(request: TaskRequest, origin: TaskOrigin, ids: TaskIds = this.childFor(origin)): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
+    const by = delegatedBy(origin);
     const p = runChild({
       host: this.#host,
       request,
       ids,
+      ...(ids.resume === true ? { resume: true } : {}),
+      ...(by === undefined ? {} : { runStarted: by }),
       ...childScope(origin, request, ids.taskId),
       ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: origin.events,
@@ -173,16 +210,15 @@ export class Delegator {
   }
 
   /** A background task: not awaited by its run's normal end, only by its cancellation. */
-  #runBackground(
-    request: TaskRequest,
-    origin: TaskOrigin,
-    ids: { readonly taskId: string; readonly thread: string },
-  ): Promise<TaskOutcome> {
+  #runBackground(request: TaskRequest, origin: TaskOrigin, ids: TaskIds): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
+    const by = delegatedBy(origin);
     const p = runChild({
       host: this.#host,
       request,
       ids,
+      ...(ids.resume === true ? { resume: true } : {}),
+      ...(by === undefined ? {} : { runStarted: by }),
       ...childScope(origin, request, ids.taskId),
       ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: origin.events,
@@ -234,7 +270,7 @@ export class Delegator {
 
   /** Starts a background task (ended by the run's cancellation or the session's close); returns its id. */
   start(request: TaskRequest, origin: TaskOrigin): { readonly taskId: string; readonly thread: string } {
-    const ids = this.allocate();
+    const ids = this.childFor(origin);
     const entry: Background = { agent: request.agent.name, promise: this.#runBackground(request, origin, ids) };
     entry.promise
       .then((o) => (entry.outcome = o))

@@ -7,7 +7,7 @@ export { DEFAULT_DELEGATION, type DelegationSettings } from './delegation-option
 export { checkTaskOutput } from './output-schema.js';
 export type { OutputCheck } from './output-schema.js';
 export { PARALLEL_TASK_LIMITS } from './task-args.js';
-export type { Delegator, TaskOrigin } from './delegator.js';
+export type { Delegator, TaskIds, TaskOrigin } from './delegator.js';
 export type { DelegationHost, TaskRequest } from './child-run.js';
 export { createWorkerPort } from './workers.js';
 export { WorkerError, type WorkerErrorCode } from './worker-error.js';

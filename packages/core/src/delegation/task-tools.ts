@@ -7,7 +7,7 @@
  * reading (a plan-mode parent gets plan-mode children).
  */
 import type { z } from 'zod';
-import { callChainOf, invocationContextOf } from '../invoker/call-context.js';
+import { callAttemptOf, callChainOf, interruptedAccounted, invocationContextOf } from '../invoker/call-context.js';
 import { markDelegatingTool } from '../invoker/change-collector.js';
 import { visibleTiers, type GovernanceSnapshot } from '../invoker/governance.js';
 import { linkSignals } from '../invoker/link-signals.js';
@@ -22,7 +22,7 @@ import type { Delegator, TaskOrigin } from './delegator.js';
 /** What the delegation tools use of a {@link Delegator}. */
 export type DelegationPort = Pick<
   Delegator,
-  'agents' | 'settings' | 'allocate' | 'run' | 'start' | 'result' | 'backgroundTaskIds' | 'runningBackgroundTaskIds'
+  'agents' | 'settings' | 'childFor' | 'run' | 'start' | 'result' | 'backgroundTaskIds' | 'runningBackgroundTaskIds'
 >;
 import {
   parallelTaskInput,
@@ -46,7 +46,9 @@ const TASK_TIMEOUT_MS = 86_400_000;
 function origin(ctx: ToolContext, signal: AbortSignal): TaskOrigin {
   const context = invocationContextOf(ctx);
   if (context === undefined) throw new Error('delegation tools run only inside the kernel');
+  const attempt = callAttemptOf(ctx);
   return {
+    ...(attempt === undefined ? {} : { attempt: { key: attempt.key, interrupted: attempt.interrupted } }),
     runId: context.runId,
     governance: delegatedFrom(context.governance, callChainOf(ctx)),
     events: context.events,
@@ -160,7 +162,10 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
           metadata: { task, ...backgroundChanges(context, req.agent) },
         };
       }
-      return outcomeResult(await d.run(request(d, args), origin(ctx, ctx.signal)));
+      const outcome = await d.run(request(d, args), origin(ctx, ctx.signal));
+      // A re-run after a crash took up the child its attempt started: that child's log holds its changes.
+      interruptedAccounted(ctx);
+      return outcomeResult(outcome);
     },
   });
   // A task call that ends without its outcome (cancelled, timed out) may have changed files.
@@ -187,14 +192,21 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
       const stop = new AbortController();
       const linked = linkSignals([ctx.signal, stop.signal]);
       const from = origin(ctx, linked.signal);
-      const ids = args.tasks.map(() => d.allocate());
+      // Each branch is a call of its own: a re-run finds the child its earlier attempt started.
+      const branches = args.tasks.map(
+        (_, i): TaskOrigin =>
+          from.attempt === undefined
+            ? from
+            : { ...from, attempt: { ...from.attempt, key: `${from.attempt.key}#${i}` } },
+      );
+      const ids = branches.map((b) => d.childFor(b));
       const outcomes = new Array<TaskOutcome | undefined>(n);
       let next = 0;
       const worker = async (): Promise<void> => {
         while (next < n) {
           const i = next++;
           if (linked.signal.aborted) continue; // never started: reported as cancelled below
-          const o = await d.run(request(d, args.tasks[i]!), from, ids[i]);
+          const o = await d.run(request(d, args.tasks[i]!), branches[i]!, ids[i]);
           outcomes[i] = o;
           // Fail fast without partial failure. Never replay a branch, whatever its error says.
           if (o.status !== 'completed' && !args.allow_partial_failure) stop.abort('a sibling branch failed');
@@ -206,6 +218,8 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
       } finally {
         linked.dispose();
       }
+      // A re-run after a crash took up the children its attempt started: their logs hold their changes.
+      interruptedAccounted(ctx);
       // `Array.from`, not `map`: a branch that never started is a hole in `outcomes`.
       const results = Array.from(outcomes, (o, i) =>
         o === undefined

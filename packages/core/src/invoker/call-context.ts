@@ -15,6 +15,31 @@ interface CallBinding {
   readonly context: InvocationContext;
   readonly changes: ChangeSink;
   readonly within: CallChain;
+  readonly attempt?: CallAttempt;
+}
+
+/**
+ * Where a model call stands in its run's log, the same in every attempt of it: the key of its
+ * `tool` transition (`tool:<turn>:<cycle>:<call_id>`), with `>` and the number of each call it is
+ * nested in after that; and whether the call is the re-run of an attempt a crash may have
+ * interrupted (the process died while it ran, before its result was recorded).
+ */
+export interface CallAttempt {
+  readonly key: string;
+  readonly interrupted: boolean;
+}
+
+/** The transition keys of the requests a run hands to the invoker (see {@link markCallKey}). */
+const requestKeys = new WeakMap<object, string>();
+
+/** Records the key of the `tool` transition whose call `request` is (the run does this for each model call). */
+export function markCallKey(request: object, key: string): void {
+  requestKeys.set(request, key);
+}
+
+/** The transition key {@link markCallKey} recorded for `request`. */
+export function callKeyOf(request: object): string | undefined {
+  return requestKeys.get(request);
 }
 
 /** The calls a call runs inside, itself included (see {@link callChainOf}). */
@@ -32,13 +57,30 @@ export interface ChangeSink {
   readonly entries: readonly ChangeRecordEntry[];
   /** Adds entries to the record (ignored once the top-level call has ended). */
   note(entries: readonly ChangeRecordEntry[]): void;
+  /** Takes back the change with unknown paths that stands for an interrupted attempt of the top-level call. */
+  accountInterrupted(): void;
 }
 
 const bindings = new WeakMap<ToolContext, CallBinding>();
 
 /** Records the invocation context, change record and call chain of a call (the kernel does this for every `execute`). */
-export function bindCall(ctx: ToolContext, context: InvocationContext, changes: ChangeSink, within: CallChain): void {
-  bindings.set(ctx, { context, changes, within });
+export function bindCall(
+  ctx: ToolContext,
+  context: InvocationContext,
+  changes: ChangeSink,
+  within: CallChain,
+  attempt?: CallAttempt,
+): void {
+  bindings.set(ctx, attempt === undefined ? { context, changes, within } : { context, changes, within, attempt });
+}
+
+/**
+ * Where `ctx`'s call stands in its run's log (core-internal: a delegating tool re-run after a
+ * crash finds the sub-agents its interrupted attempt started), for a model call of a run and the
+ * calls nested in it; `undefined` for a host call.
+ */
+export function callAttemptOf(ctx: ToolContext): CallAttempt | undefined {
+  return bindings.get(ctx)?.attempt;
 }
 
 /**
@@ -60,6 +102,16 @@ export function invocationContextOf(ctx: ToolContext): InvocationContext | undef
  */
 export function changesSoFar(ctx: ToolContext): readonly ChangeRecordEntry[] {
   return bindings.get(ctx)?.changes.entries ?? [];
+}
+
+/**
+ * Says that the re-run of the interrupted call `ctx` (a top-level call) found everything its
+ * interrupted attempt did (core-internal: a delegating tool that took up every sub-agent that
+ * attempt started), so no change with unknown paths stands for that attempt.
+ */
+export function interruptedAccounted(ctx: ToolContext): void {
+  const binding = bindings.get(ctx);
+  if (binding?.attempt?.interrupted === true && ctx.depth === 0) binding.changes.accountInterrupted();
 }
 
 /**

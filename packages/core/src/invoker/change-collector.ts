@@ -137,6 +137,8 @@ export class ChangeCollector {
   #sealed = false;
   /** The interrupted attempt not recorded yet: recorded when a nested call that may change starts. */
   #interrupted: Tracked | undefined;
+  /** The change recorded for the interrupted attempt, while it may still be taken back. */
+  #attempt: ChangeRecordEntry | undefined;
 
   /**
    * Marks the top-level call as the re-run of an attempt that the process died while running (a
@@ -148,8 +150,23 @@ export class ChangeCollector {
    */
   interrupted(callId: string, tool: string, may: boolean): void {
     if (this.#sealed) return;
-    if (may) this.#entries.push(interruptedChange(callId, tool, changeRef(callId)));
-    else this.#interrupted = { callId, tool };
+    if (!may) this.#interrupted = { callId, tool };
+    else {
+      this.#attempt = interruptedChange(callId, tool, changeRef(callId));
+      this.#entries.push(this.#attempt);
+    }
+  }
+
+  /**
+   * The re-run found everything the interrupted attempt did (a delegating tool that took up the
+   * sub-agents that attempt started, whose logs hold their changes): the change with unknown
+   * paths standing for that attempt is taken back.
+   */
+  accountInterrupted(): void {
+    this.#interrupted = undefined;
+    const at = this.#attempt === undefined || this.#sealed ? -1 : this.#entries.indexOf(this.#attempt);
+    if (at >= 0) this.#entries.splice(at, 1);
+    this.#attempt = undefined;
   }
 
   /**

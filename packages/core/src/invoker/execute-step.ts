@@ -155,7 +155,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       ...(refusing === undefined ? {} : { ruleRefusing: refusing }),
       ...(hosts === undefined ? {} : { ruleHosts: hosts }),
     };
-    bindCall(ctx, frame.context, frame.changes, callChain(k, frame, tool));
+    bindCall(ctx, frame.context, frame.changes, callChain(k, frame, tool), frame.attempt);
     const run = runWithMiddleware(k, tool, call.args, ctx, scopedOf);
     const value = await settled(linked, run, tool.tier === 'write' ? WRITE_GRACE_MS : 0);
     return validResult(tool.name, value);

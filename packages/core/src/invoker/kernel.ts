@@ -10,6 +10,7 @@ import type { ResourceAccess } from '../registry/session-resources.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { ArgValidator } from './arg-validator.js';
 import type { ArtifactStore, OutputCapOptions } from './artifact-store.js';
+import type { CallAttempt } from './call-context.js';
 import type { ParentSignal } from './call-signal.js';
 import type { ChangeCollector } from './change-collector.js';
 import type { ToolHooks } from './hooks.js';
@@ -79,6 +80,8 @@ export interface CallFrame {
    * `agent` calls only.
    */
   readonly interrupted?: boolean;
+  /** Where the call stands in its run's log, for a model call of a run and the calls nested in it. */
+  readonly attempt?: CallAttempt;
   /**
    * The shell commands a person confirmed with an ancestor call, as its shell equivalent showed
    * them (a `verify` call's commands): a nested `bash` call of exactly one of them that would ask

@@ -93,7 +93,12 @@ function build(
         );
         return Promise.resolve(run.failedResult(k, { id, name: String(name), source }, 'cancelled', error, k.clock()));
       }
-      const held = heldTo(frame, parentTool.name, options?.allowedTools);
+      const ruled = heldTo(frame, parentTool.name, options?.allowedTools);
+      // A nested call stands where its parent does, then at its own number among the parent's calls.
+      const held: CallFrame =
+        parent.attempt === undefined
+          ? ruled
+          : { ...ruled, attempt: { ...parent.attempt, key: `${parent.attempt.key}>${state.n}` } };
       const extra = options?.signal;
       if (extra === undefined) return run.runCall(k, held, { id, name, args });
       // The caller's own deadline (a program's timeout) ends this child too, never less than the parent's.

@@ -21,6 +21,7 @@ import {
   type ArtifactStore,
   type OutputCapOptions,
 } from './artifact-store.js';
+import { callKeyOf } from './call-context.js';
 import { runCall } from './call-pipeline.js';
 import type { GovernanceSnapshot } from './governance.js';
 import type { ToolHooks } from './hooks.js';
@@ -189,6 +190,8 @@ export class ToolInvoker {
       throw new InvalidInvocationError('context.signal', 'must be an AbortSignal');
     if (typeof context.events?.emit !== 'function')
       throw new InvalidInvocationError('context.events', 'must be an event sink');
+    // A model call of a run: where it stands in the run's log, the same in every attempt of it.
+    const key = source === 'agent' ? callKeyOf(request) : undefined;
     const frame = { source, depth: 0, stack: [], context, signal: context.signal, changes: new ChangeCollector() };
     return runCall(
       this.#k,
@@ -196,6 +199,7 @@ export class ToolInvoker {
         ...frame,
         ...(options.preconfirmed === undefined ? {} : { preconfirmed: options.preconfirmed }),
         ...(options.interrupted === true ? { interrupted: true } : {}),
+        ...(key === undefined ? {} : { attempt: { key, interrupted: options.interrupted === true } }),
       },
       request,
     );

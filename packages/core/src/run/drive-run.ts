@@ -231,7 +231,7 @@ async function execute(env: RunEnv, t: Transition, state: FoldState, options: Dr
     case 'infer':
       return runInfer(env, t.turn, t.cycle, state, options.harness.recipe.max_tool_rounds);
     case 'tool':
-      return runTool(env, t.pending, t.key === options.interrupted);
+      return runTool(env, t.pending, t.key, t.key === options.interrupted);
     case 'deny':
       return [drafts.budgetDenied(t.pending, env.clock())];
     case 'compact':

@@ -4,18 +4,26 @@
  * approval fact, which is passed on so that nobody is asked twice.
  */
 import { drafts, type FactDraft, type PendingCall } from '@a3s-code/effect';
+import { markCallKey } from '../invoker/call-context.js';
 import type { RunEnv } from './run-env.js';
 import { recordToolCallsUsed } from './run-tool-budget.js';
 
 /**
- * Runs `tool:<turn>:<cycle>:<call_id>` and returns its `tool.result`. `interrupted`: the call was
+ * Runs `tool:<turn>:<cycle>:<call_id>` (`key`) and returns its `tool.result`. `interrupted`: the call was
  * due when the run was resumed, so an earlier attempt may have run before the process died (its
  * change record then stands for that attempt too).
  */
-export async function runTool(env: RunEnv, pending: PendingCall, interrupted = false): Promise<FactDraft[]> {
+export async function runTool(
+  env: RunEnv,
+  pending: PendingCall,
+  key: string,
+  interrupted = false,
+): Promise<FactDraft[]> {
   const { call } = pending;
   env.stats.toolCalls++;
-  const result = await env.invoker.invoke({ id: call.id, name: call.name, args: call.args }, env.invocation, 'agent', {
+  const request = { id: call.id, name: call.name, args: call.args };
+  markCallKey(request, key);
+  const result = await env.invoker.invoke(request, env.invocation, 'agent', {
     ...(call.needs_confirmation ? { preconfirmed: { approved: true } } : {}),
     ...(interrupted ? { interrupted: true } : {}),
   });

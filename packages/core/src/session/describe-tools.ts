@@ -127,7 +127,7 @@ function listingOnly(agents: ReadonlyMap<string, AgentDefinition>, settings: Del
   return {
     agents,
     settings,
-    allocate: refuse,
+    childFor: refuse,
     run: refuse,
     start: refuse,
     result: refuse,

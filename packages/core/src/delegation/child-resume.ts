@@ -1,0 +1,119 @@
+/**
+ * A sub-agent that an interrupted attempt of its calling tool call started, found again when a
+ * resumed run runs that call once more (the process died while it ran): the child's run.started
+ * fact names the call that started it (`delegated_by`), so the re-run continues that child's run,
+ * or reports how it ended, instead of starting the same work a second time.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { sync, type Fact, type Folder } from '@a3s-code/effect';
+import type { FactStore } from '../store/fact-store.js';
+
+/** The calling tool call a child records in its `run.started` fact (`delegated_by`). */
+export interface DelegatedBy {
+  /** The calling run. */
+  readonly run_id: string;
+  /** Where the calling call stands in that run's log (see `CallAttempt.key`), with `#<branch>` for a `parallel_task` branch. */
+  readonly call: string;
+}
+
+/** How much of a child log is read to find its `run.started` fact: the fields it names come first. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The `run.started` field that names the calling call, as its JSON appears in the log (the
+ * fields a run adds come right after `run_id`). Quotes inside a string value are escaped, so the
+ * text can only match the field itself.
+ */
+function marker(by: DelegatedBy): string {
+  return `"delegated_by":${JSON.stringify({ run_id: by.run_id, call: by.call })}`;
+}
+
+function head(path: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    return buf.toString('utf8', 0, n);
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The number of the latest task thread in `folder` (`<thread>.task-<n>.jsonl`, `numbers` newest
+ * last) whose child `by` started, if any.
+ */
+export function findDelegated(
+  folder: string,
+  thread: string,
+  numbers: readonly number[],
+  by: DelegatedBy,
+): number | undefined {
+  const text = marker(by);
+  for (let i = numbers.length - 1; i >= 0; i--) {
+    const n = numbers[i]!;
+    const start = head(join(folder, `${thread}.task-${n}.jsonl`));
+    const line = start.slice(0, start.indexOf('\n') === -1 ? undefined : start.indexOf('\n'));
+    if (line.includes('"run.started"') && line.includes(text)) return n;
+  }
+  return undefined;
+}
+
+/** Where a found child's log stands: no run yet, its run still open, or its run ended. */
+export type ChildLogState =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'open'; readonly runId: string }
+  | {
+      readonly kind: 'ended';
+      readonly runId: string;
+      readonly status: 'completed' | 'cancelled' | 'failed';
+      readonly error?: { readonly code: string; readonly message: string };
+    };
+
+/** The state of a child log (one run a thread) after folding it into `folder`. */
+export function childLogState(store: FactStore, folder: Folder): ChildLogState {
+  sync(folder, store.log);
+  const { run_id: runId, status } = folder.state.view.run;
+  if (runId === null || status === null) return { kind: 'new' };
+  if (status === 'running') return { kind: 'open', runId };
+  const ended = store.log.facts.findLast((f) => f.type === 'run.ended');
+  const error = (ended?.payload as { error?: { code: string; message: string } | null } | undefined)?.error;
+  const kind = status === 'completed' || status === 'cancelled' ? status : 'failed';
+  return {
+    kind: 'ended',
+    runId,
+    status: kind,
+    ...(error ? { error: { code: error.code, message: error.message } } : {}),
+  };
+}
+
+/** What an ended child's log says it did: model turns and tool results as steps, its calls and its tokens. */
+export function recordedTotals(facts: readonly Fact[]): {
+  readonly steps: number;
+  readonly tool_calls: number;
+  readonly usage: { readonly input_tokens: number; readonly output_tokens: number };
+  readonly answered: boolean;
+} {
+  let turns = 0;
+  let calls = 0;
+  let input = 0;
+  let output = 0;
+  for (const f of facts) {
+    if (f.type === 'model.turn') {
+      turns++;
+      const u = (f.payload as { usage?: { input_tokens?: number; output_tokens?: number } }).usage;
+      input += u?.input_tokens ?? 0;
+      output += u?.output_tokens ?? 0;
+    } else if (f.type === 'tool.result') calls++;
+  }
+  return {
+    steps: turns + calls,
+    tool_calls: calls,
+    usage: { input_tokens: input, output_tokens: output },
+    answered: turns > 0,
+  };
+}

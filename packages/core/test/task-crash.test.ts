@@ -1,0 +1,116 @@
+// Sub-agents across a crash (real child processes killed with SIGKILL, real fact logs on disk):
+// the resumed run runs the interrupted delegating call again, and that call finds the children
+// its earlier attempt started. A child whose run ended is reported from its log; a child whose
+// run was cut off is continued; neither starts its work a second time.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, type AgentSession } from '../src/index.js';
+import { ScriptedLlmClient } from '../src/testing/index.js';
+import { child } from './crash-kit.js';
+// @ts-expect-error: plain JavaScript fixture shared with the child process.
+import { markPack } from './fixtures/task-crash-world.mjs';
+
+const sessions: AgentSession[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+
+const marksOf = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+
+function world() {
+  const dir = mkdtempSync(join(tmpdir(), 'a3s-task-crash-'));
+  const marks = join(dir, 'marks.txt');
+  writeFileSync(marks, '');
+  return { dir, marks };
+}
+
+/** The task logs of the session, by file name. */
+function taskLogs(dir: string): string[] {
+  return readdirSync(join(dir, '.a3s', 'effect-log'))
+    .filter((f) => f.includes('.task-') && f.endsWith('.jsonl'))
+    .sort();
+}
+
+async function resumed(dir: string, marks: string, turns: unknown[], hooked = false, noContinuation = false) {
+  const model = new ScriptedLlmClient(turns as never);
+  // The same hook as the killed process had (now harmless): the run resumes under the same capabilities.
+  const post = [{ name: 'kill-after-task', after: () => undefined }];
+  const agent = await Agent.create({
+    model,
+    tools: [markPack(marks, 'parent')],
+    permissions: { defaultDecision: 'allow' },
+    maxParallelTasks: 1,
+    ...(hooked ? { hooks: { post } } : {}),
+    ...(noContinuation ? { gate: { continuation: { enabled: false } } } : {}),
+  });
+  const session = await agent.session(dir, { sessionId: 'task-crash' });
+  sessions.push(session);
+  const r = await session.resumeRun().catch((e: unknown) => e);
+  const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
+  return { r, model, output: JSON.parse(result.output) as Record<string, unknown> };
+}
+
+describe('sub-agents across a crash', () => {
+  it('parallel_task killed in branch b: branch a is reported from its log, branch b is continued', async () => {
+    const { dir, marks } = world();
+    const c = child('task-crash-child.mjs', [dir, marks, 'parallel']);
+    // Asked four times: the parent, branch a twice, then branch b's slow first turn.
+    await c.line('requests=4');
+    c.p.kill('SIGKILL');
+    await c.exited;
+    expect(c.output()).not.toContain('finished');
+    expect(marksOf(marks)).toEqual(['child a']);
+    const before = taskLogs(dir);
+    expect(before).toHaveLength(2);
+
+    // Only branch b's turns and the parent's answer are left to play.
+    const { r, model, output } = await resumed(dir, marks, [
+      { tool_calls: [{ id: 'b1', name: 'mark', args: { step: 'b' } }] },
+      { text: 'b done' },
+      { text: 'both done' },
+    ]);
+    expect(r).toMatchObject({ status: 'completed', text: 'both done' });
+    expect(model.requests).toHaveLength(3);
+    // Branch b's continued run was asked with its own conversation, not the parent's.
+    expect(JSON.stringify(model.requests[0]!.messages)).toContain('mark b');
+    // Branch a's mark was not made again; branch b's was made once, by the resumed process.
+    expect(marksOf(marks)).toEqual(['child a', 'parent b']);
+    const results = (output as { results: { status: string; text: string; thread: string }[] }).results;
+    expect(results.map((x) => `${x.status}:${x.text}`)).toEqual(['completed:a done', 'completed:b done']);
+    // The same two threads: no third child was started.
+    expect(taskLogs(dir)).toEqual(before);
+    expect(results.map((x) => x.thread)).toEqual(before.map((f) => f.replace(/\.jsonl$/, '')));
+  }, 60_000);
+
+  it('task killed after its sub-agent ended, before the run recorded it: the outcome comes from the log', async () => {
+    const { dir, marks } = world();
+    const c = child('task-crash-child.mjs', [dir, marks, 'task']);
+    await c.exited;
+    expect(c.p.signalCode).toBe('SIGKILL');
+    expect(c.output()).not.toContain('finished');
+    expect(marksOf(marks)).toEqual(['child a']);
+    const { r, model, output } = await resumed(dir, marks, [{ text: 'parent done' }], true);
+    expect(r).toMatchObject({ status: 'completed', text: 'parent done' });
+    // The model was asked only for the parent's last turn: the sub-agent did not run again.
+    expect(model.requests).toHaveLength(1);
+    expect(marksOf(marks)).toEqual(['child a']);
+    expect(output).toMatchObject({ status: 'completed', text: 'a done' });
+    expect(taskLogs(dir)).toHaveLength(1);
+  }, 60_000);
+
+  it('a task nested in a batch is found again by its place in the batch', async () => {
+    const { dir, marks } = world();
+    const c = child('task-crash-child.mjs', [dir, marks, 'batch']);
+    await c.exited;
+    expect(c.p.signalCode).toBe('SIGKILL');
+    expect(marksOf(marks)).toEqual(['child a']);
+    // The batch's interrupted attempt may have done more than its task: the gate would ask for a check.
+    const { model, output } = await resumed(dir, marks, [{ text: 'parent done' }], true, true);
+    expect(model.requests).toHaveLength(1);
+    expect(marksOf(marks)).toEqual(['child a']);
+    expect(JSON.stringify(output)).toContain('a done');
+    expect(taskLogs(dir)).toHaveLength(1);
+  }, 60_000);
+});
