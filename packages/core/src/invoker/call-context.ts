@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { unknownChange, type ChangeRecordEntry } from '../gate/change-record.js';
 import type { ToolContext } from '../tools/tool-context.js';
+import type { CallJournal } from './call-journal.js';
 import type { InvocationContext } from './invocation-context.js';
 
 /** What the kernel binds to each call's context (one entry a call). */
@@ -27,18 +28,20 @@ interface CallBinding {
 export interface CallAttempt {
   readonly key: string;
   readonly interrupted: boolean;
+  /** The top-level call's journal of nested calls, when its run's log is kept in a file. */
+  readonly journal?: CallJournal;
 }
 
-/** The transition keys of the requests a run hands to the invoker (see {@link markCallKey}). */
-const requestKeys = new WeakMap<object, string>();
+/** The transition keys (and journals) of the requests a run hands to the invoker (see {@link markCallKey}). */
+const requestKeys = new WeakMap<object, { readonly key: string; readonly journal?: CallJournal }>();
 
-/** Records the key of the `tool` transition whose call `request` is (the run does this for each model call). */
-export function markCallKey(request: object, key: string): void {
-  requestKeys.set(request, key);
+/** Records the key of the `tool` transition whose call `request` is, and its journal (the run does this for each model call). */
+export function markCallKey(request: object, key: string, journal?: CallJournal): void {
+  requestKeys.set(request, journal === undefined ? { key } : { key, journal });
 }
 
-/** The transition key {@link markCallKey} recorded for `request`. */
-export function callKeyOf(request: object): string | undefined {
+/** The transition key and journal {@link markCallKey} recorded for `request`. */
+export function callKeyOf(request: object): { readonly key: string; readonly journal?: CallJournal } | undefined {
   return requestKeys.get(request);
 }
 

@@ -289,10 +289,25 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
       payload: { id: call.id, name: call.name, ...eventArgs(request.args), source: frame.source, depth: frame.depth },
     });
   const tracker = frame.depth > 0 ? frame.changes.track(call.id, call.name) : undefined;
+  // A nested call of a top-level call re-run after a crash: its journaled end, if it had one.
+  const attempt = tracker === undefined ? undefined : frame.attempt;
+  const replay =
+    attempt?.interrupted === true ? attempt.journal?.recorded(attempt.key, call.name, request.args) : undefined;
+  let journaled = false;
   let changes: readonly ChangeRecordEntry[] = [];
   let byTier = false;
   let outcome: ToolInvocationResult;
   try {
+    if (replay !== undefined) {
+      changes = replay.changes;
+      outcome = { ...replay.result, metadata: { ...replay.result.metadata, recovered: true } };
+    } else outcome = await throughKernel();
+  } finally {
+    k.active.delete(token);
+    tracker?.settle(changes);
+  }
+  /** Governs and runs the call (every step of the kernel). */
+  async function throughKernel(): Promise<ToolInvocationResult> {
     const governed = await govern(k, frame, request, entry, tracker).catch(
       (e: unknown): Governed => ({
         ok: false,
@@ -301,6 +316,8 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
     );
     changes = governed.changes ?? [];
     if (governed.ok) {
+      // A call that may change something and ended with a result is journaled once its record is whole.
+      journaled = governed.byTier;
       byTier = governed.byTier && governed.result.exitCode === 0;
       const r = governed.result;
       const safe = k.security.sanitizeOutput(r.output, { toolName: call.name, callId: call.id });
@@ -313,7 +330,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
         capped.artifact === undefined
           ? (r.metadata ?? {})
           : { ...jsonSafe(r.metadata ?? {}), artifact: capped.artifact };
-      outcome = {
+      return {
         id: call.id,
         name: call.name,
         source: frame.source,
@@ -325,12 +342,8 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
         permission: governed.permission,
         durationMs: k.clock() - startedAt,
       };
-    } else {
-      outcome = failedResult(k, call, errorKindOf(governed.error), governed.error, startedAt, governed.permission);
     }
-  } finally {
-    k.active.delete(token);
-    tracker?.settle(changes);
+    return failedResult(k, call, errorKindOf(governed.error), governed.error, startedAt, governed.permission);
   }
   // Only the kernel writes the change record: nested calls report to their top-level call's
   // collector, and the top-level result carries the whole record.
@@ -343,6 +356,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
       byTier,
     ),
   };
+  if (journaled) attempt?.journal?.record(attempt.key, call.name, request.args, outcome, changes);
   if (quiet) return outcome;
   const metadata = boundedValue(outcome.metadata, EVENT_METADATA_MAX_CHARS);
   events.emit({

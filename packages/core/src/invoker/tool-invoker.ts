@@ -191,7 +191,7 @@ export class ToolInvoker {
     if (typeof context.events?.emit !== 'function')
       throw new InvalidInvocationError('context.events', 'must be an event sink');
     // A model call of a run: where it stands in the run's log, the same in every attempt of it.
-    const key = source === 'agent' ? callKeyOf(request) : undefined;
+    const marked = source === 'agent' ? callKeyOf(request) : undefined;
     const frame = { source, depth: 0, stack: [], context, signal: context.signal, changes: new ChangeCollector() };
     return runCall(
       this.#k,
@@ -199,7 +199,7 @@ export class ToolInvoker {
         ...frame,
         ...(options.preconfirmed === undefined ? {} : { preconfirmed: options.preconfirmed }),
         ...(options.interrupted === true ? { interrupted: true } : {}),
-        ...(key === undefined ? {} : { attempt: { key, interrupted: options.interrupted === true } }),
+        ...(marked === undefined ? {} : { attempt: { ...marked, interrupted: options.interrupted === true } }),
       },
       request,
     );

@@ -13,6 +13,7 @@ import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, newRunId, type LiveRun } from './run-setup.js';
 import { admitRun, loadResumeCheckpoint, releaseAfterSettling } from './run-binding.js';
 import { attachmentStoreFor } from '../attachments/attachment-store.js';
+import { discardCallJournals } from '../invoker/call-journal.js';
 import { openPrompt, openResume } from './run-open.js';
 import type { ExecuteRunOptions } from './run-request.js';
 
@@ -167,6 +168,12 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     emitEnd(run, ownText(options, env.runId), 'failed', null, undefined, closeInbox(run));
     throw error;
   } finally {
+    // A run that ended runs none of its calls again: their journals of nested calls go.
+    try {
+      if (ended(options, env.runId)) discardCallJournals(options.store, env.runId);
+    } catch {
+      // The log could not be folded: the journals stay, and are never read unless the run resumes.
+    }
     env.events.close();
     run.dispose();
     options.onEnd();
@@ -184,6 +191,13 @@ function dueCall(options: ExecuteRunOptions): string | undefined {
   const state = options.folder.state;
   if (state.phase !== 'tool') return undefined;
   return options.harness.enabled(state).find((t) => t.kind === 'tool' && !options.store.log.hasCause(t.key))?.key;
+}
+
+/** True when the log records the end of run `runId`. */
+function ended(options: ExecuteRunOptions, runId: string): boolean {
+  sync(options.folder, options.store.log);
+  const run = options.folder.state.view.run;
+  return run.run_id !== runId || run.status !== 'running';
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { drafts, type FactDraft, type PendingCall } from '@a3s-code/effect';
 import { markCallKey } from '../invoker/call-context.js';
+import { callJournalFor } from '../invoker/call-journal.js';
 import type { RunEnv } from './run-env.js';
 import { recordToolCallsUsed } from './run-tool-budget.js';
 
@@ -22,7 +23,7 @@ export async function runTool(
   const { call } = pending;
   env.stats.toolCalls++;
   const request = { id: call.id, name: call.name, args: call.args };
-  markCallKey(request, key);
+  markCallKey(request, key, callJournalFor(env.store, env.runId, key));
   const result = await env.invoker.invoke(request, env.invocation, 'agent', {
     ...(call.needs_confirmation ? { preconfirmed: { approved: true } } : {}),
     ...(interrupted ? { interrupted: true } : {}),

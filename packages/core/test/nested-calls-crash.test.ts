@@ -1,8 +1,9 @@
-// Sub-agents across a crash (real child processes killed with SIGKILL, real fact logs on disk):
-// the resumed run runs the interrupted delegating call again, and that call finds the children
-// its earlier attempt started. A child whose run ended is reported from its log; a child whose
-// run was cut off is continued; neither starts its work a second time.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Delegation and nested calls across a crash (real child processes killed with SIGKILL, real fact
+// logs on disk): the resumed run runs the interrupted call again, and what its earlier attempt
+// finished is not done twice. A delegating call finds the children that attempt started (one
+// whose run ended is reported from its log, one cut off is continued); a batch or program gets
+// the journaled results of the nested calls that ended.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,13 +34,20 @@ function taskLogs(dir: string): string[] {
     .sort();
 }
 
-async function resumed(dir: string, marks: string, turns: unknown[], hooked = false, noContinuation = false) {
+interface ResumeOptions {
+  /** The killed process had a post-hook: the same one (now harmless), so the run resumes under the same capabilities. */
+  readonly hooked?: boolean;
+  readonly noContinuation?: boolean;
+  readonly tier?: 'read' | 'write';
+}
+
+async function resumed(dir: string, marks: string, turns: unknown[], o: ResumeOptions = {}) {
+  const { hooked = false, noContinuation = false, tier = 'read' } = o;
   const model = new ScriptedLlmClient(turns as never);
-  // The same hook as the killed process had (now harmless): the run resumes under the same capabilities.
-  const post = [{ name: 'kill-after-task', after: () => undefined }];
+  const post = [{ name: 'kill-after', after: () => undefined }];
   const agent = await Agent.create({
     model,
-    tools: [markPack(marks, 'parent')],
+    tools: [markPack(marks, 'parent', tier)],
     permissions: { defaultDecision: 'allow' },
     maxParallelTasks: 1,
     ...(hooked ? { hooks: { post } } : {}),
@@ -49,10 +57,12 @@ async function resumed(dir: string, marks: string, turns: unknown[], hooked = fa
   sessions.push(session);
   const r = await session.resumeRun().catch((e: unknown) => e);
   const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
-  return { r, model, output: JSON.parse(result.output) as Record<string, unknown> };
+  // A task's result is JSON; a program's is what it returned.
+  const output = result.output.startsWith('{') ? (JSON.parse(result.output) as Record<string, unknown>) : result.output;
+  return { r, model, session, output };
 }
 
-describe('sub-agents across a crash', () => {
+describe('delegation and nested calls across a crash', () => {
   it('parallel_task killed in branch b: branch a is reported from its log, branch b is continued', async () => {
     const { dir, marks } = world();
     const c = child('task-crash-child.mjs', [dir, marks, 'parallel']);
@@ -91,7 +101,7 @@ describe('sub-agents across a crash', () => {
     expect(c.p.signalCode).toBe('SIGKILL');
     expect(c.output()).not.toContain('finished');
     expect(marksOf(marks)).toEqual(['child a']);
-    const { r, model, output } = await resumed(dir, marks, [{ text: 'parent done' }], true);
+    const { r, model, output } = await resumed(dir, marks, [{ text: 'parent done' }], { hooked: true });
     expect(r).toMatchObject({ status: 'completed', text: 'parent done' });
     // The model was asked only for the parent's last turn: the sub-agent did not run again.
     expect(model.requests).toHaveLength(1);
@@ -107,10 +117,36 @@ describe('sub-agents across a crash', () => {
     expect(c.p.signalCode).toBe('SIGKILL');
     expect(marksOf(marks)).toEqual(['child a']);
     // The batch's interrupted attempt may have done more than its task: the gate would ask for a check.
-    const { model, output } = await resumed(dir, marks, [{ text: 'parent done' }], true, true);
+    const { model, output } = await resumed(dir, marks, [{ text: 'parent done' }], {
+      hooked: true,
+      noContinuation: true,
+    });
     expect(model.requests).toHaveLength(1);
     expect(marksOf(marks)).toEqual(['child a']);
     expect(JSON.stringify(output)).toContain('a done');
     expect(taskLogs(dir)).toHaveLength(1);
   }, 60_000);
+
+  for (const mode of ['batch', 'program'] as const)
+    it(`a ${mode} killed after its second of three writes: the first is recovered, not made again`, async () => {
+      const { dir, marks } = world();
+      const c = child('task-crash-child.mjs', [dir, marks, `journal-${mode}`]);
+      await c.exited;
+      expect(c.p.signalCode).toBe('SIGKILL');
+      expect(marksOf(marks)).toEqual(['child a', 'child b']);
+      const { model, output, session } = await resumed(dir, marks, [{ text: 'marked' }], {
+        hooked: true,
+        noContinuation: true,
+        tier: 'write',
+      });
+      expect(model.requests).toHaveLength(1);
+      // Mark a ended before the crash: its result is recovered. Mark b's result was never
+      // journaled (the process died in its post-hook), so it runs again, as does mark c.
+      expect(marksOf(marks)).toEqual(['child a', 'child b', 'parent b', 'parent c']);
+      expect(JSON.stringify(output)).not.toContain('"error"');
+      // The run ended: its journals are gone.
+      expect(existsSync(join(dir, '.a3s', 'call-journal'))).toBe(true);
+      expect(readdirSync(join(dir, '.a3s', 'call-journal', 'task-crash'))).toEqual([]);
+      expect(session.store.log.facts.some((f) => f.type === 'run.ended')).toBe(true);
+    }, 60_000);
 });

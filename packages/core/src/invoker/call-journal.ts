@@ -1,0 +1,137 @@
+/**
+ * The journal of one top-level model call: what each call nested in it (a `batch` entry, a
+ * `program`'s `ctx.tool`, a `verify` command) that may change something ended with, written as it
+ * ends. When the process dies while the top-level call runs, the resumed run runs that call again;
+ * a nested call of the re-run that stands where a journaled one stood (same place among its
+ * parent's calls, same tool, same arguments) gets the journaled result instead of running a
+ * second time, so finished writes, commands and sub-agents are not repeated. A nested call the
+ * crash cut off has no entry and runs again. Journals of a run are removed when the run ends.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { ChangeRecordEntry } from '../gate/change-record.js';
+import type { FactStore } from '../store/fact-store.js';
+import { FileFactStore } from '../store/file-fact-store.js';
+import type { ToolInvocationResult } from './invocation-types.js';
+
+/** One journaled nested call. */
+export interface JournalEntry {
+  /** The nested call's place (see `CallAttempt.key`). */
+  readonly key: string;
+  readonly name: string;
+  /** sha256 of the call's arguments as JSON. */
+  readonly args: string;
+  readonly result: ToolInvocationResult;
+  /** Its entries in the top-level call's change record. */
+  readonly changes: readonly ChangeRecordEntry[];
+}
+
+/** The journal of one top-level call. */
+export interface CallJournal {
+  /** The entry of the nested call at `key`, when it was journaled with the same tool and arguments. */
+  recorded(key: string, name: string, args: unknown): JournalEntry | undefined;
+  /** Journals a nested call that ended with `result`; a journal that cannot be written is skipped. */
+  record(
+    key: string,
+    name: string,
+    args: unknown,
+    result: ToolInvocationResult,
+    changes: readonly ChangeRecordEntry[],
+  ): void;
+}
+
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+function argsDigest(args: unknown): string {
+  try {
+    return digest(JSON.stringify(args) ?? 'undefined');
+  } catch {
+    return 'unserializable';
+  }
+}
+
+/** A journal in a JSON Lines file, read once (on the first lookup) and appended to. */
+class FileCallJournal implements CallJournal {
+  readonly #path: string;
+  #entries: Map<string, JournalEntry> | undefined;
+  #folderMade = false;
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  recorded(key: string, name: string, args: unknown): JournalEntry | undefined {
+    const entry = this.#load().get(key);
+    return entry !== undefined && entry.name === name && entry.args === argsDigest(args) ? entry : undefined;
+  }
+
+  record(
+    key: string,
+    name: string,
+    args: unknown,
+    result: ToolInvocationResult,
+    changes: readonly ChangeRecordEntry[],
+  ): void {
+    const entry: JournalEntry = { key, name, args: argsDigest(args), result, changes };
+    this.#entries?.set(key, entry);
+    try {
+      if (!this.#folderMade) mkdirSync(dirname(this.#path), { recursive: true });
+      this.#folderMade = true;
+      appendFileSync(this.#path, `${JSON.stringify(entry)}\n`);
+    } catch {
+      // Without its entry the call runs again in a re-run, as every call did before journals.
+    }
+  }
+
+  #load(): Map<string, JournalEntry> {
+    if (this.#entries !== undefined) return this.#entries;
+    const entries = new Map<string, JournalEntry>();
+    let text = '';
+    try {
+      text = readFileSync(this.#path, 'utf8');
+    } catch {
+      // No journal: nothing nested finished.
+    }
+    for (const line of text.split('\n')) {
+      if (line.length === 0) continue;
+      try {
+        const e = JSON.parse(line) as JournalEntry;
+        if (
+          typeof e?.key === 'string' &&
+          typeof e.name === 'string' &&
+          typeof e.args === 'string' &&
+          Array.isArray(e.changes)
+        )
+          entries.set(e.key, e);
+      } catch {
+        // A line the crash cut off: that call ran again anyway.
+      }
+    }
+    this.#entries = entries;
+    return entries;
+  }
+}
+
+/** The folder of run `runId`'s journals, for a log kept in a file. */
+function journalFolder(store: FactStore, runId: string): string | undefined {
+  if (!(store instanceof FileFactStore)) return undefined;
+  return join(dirname(dirname(store.path)), 'call-journal', basename(store.path, '.jsonl'), digest(runId).slice(0, 32));
+}
+
+/** The journal of the top-level call at `key` of run `runId`; none for a log kept in memory (it does not outlive a crash). */
+export function callJournalFor(store: FactStore, runId: string, key: string): CallJournal | undefined {
+  const folder = journalFolder(store, runId);
+  return folder === undefined ? undefined : new FileCallJournal(join(folder, `${digest(key).slice(0, 32)}.jsonl`));
+}
+
+/** Removes the journals of run `runId` (it ended: no call of it will run again). */
+export function discardCallJournals(store: FactStore, runId: string): void {
+  const folder = journalFolder(store, runId);
+  if (folder === undefined) return;
+  try {
+    rmSync(folder, { recursive: true, force: true });
+  } catch {
+    // Left behind: a few small files, never read again.
+  }
+}
