@@ -53,8 +53,8 @@ export interface SessionFlags {
   /**
    * Whether the person trusts the folder's config file (`--trust-workspace`); when set, a config
    * file that would run commands, widen permissions, choose the model or add to what it is told
-   * needs it (see `workspace-trust.ts`). Unset
-   * (`a3s serve`): the client decides.
+   * needs it (see `workspace-trust.ts`). Unset: no CLI check, and the SDK's default applies (a
+   * file that needs trust is refused with `WORKSPACE_UNTRUSTED`).
    */
   readonly trustWorkspace?: boolean;
   /**

@@ -52,13 +52,5 @@ export class UsageError extends A3sError {
   }
 }
 
-/**
- * The workspace's config file would run commands, let tools run unasked or redirect the provider,
- * and the person has not trusted the folder (`--trust-workspace`, or `trustWorkspace` in
- * `a3s serve`): a code of its own, so a client can ask its user instead of reporting a bad flag.
- */
-export class WorkspaceUntrustedError extends A3sError {
-  constructor(message: string) {
-    super('WORKSPACE_UNTRUSTED', message);
-  }
-}
+// `WORKSPACE_UNTRUSTED` is thrown as the SDK's `WorkspaceUntrustedError` (one class for the CLI and
+// the SDK's sessions); it is not re-exported here, which `a3s --version` loads without the SDK.

@@ -72,6 +72,9 @@ export async function agentFor(
     env: modelEnv,
     cwd: flags.startedIn,
     ...(flags.model === undefined ? {} : { model: flags.model }),
+    // The check above passed, so the file is used as trusted; without it the SDK's own default
+    // holds (a file that needs trust is refused with WORKSPACE_UNTRUSTED).
+    ...(flags.trustWorkspace === undefined ? {} : { workspaceConfig: true }),
   });
 }
 

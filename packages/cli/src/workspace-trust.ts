@@ -7,7 +7,9 @@
  * the CLI lets a config file do any of that, the person says
  * they trust the folder: once, with `--trust-workspace`, remembered per folder and per content of
  * its config file (a changed file asks again). A config file that does none of it needs no trust.
- * The record is `trusted-workspaces.json` in `$A3S_HOME` (default `~/.a3s`).
+ * The record is `trusted-workspaces.json` in `$A3S_HOME` (default `~/.a3s`). What needs trust is
+ * the SDK's `trustNeeds`; an agent the CLI creates after this check passed is told to use the file
+ * (`workspaceConfig: true`).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -22,108 +24,12 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { findConfigFile, loadCodeConfig, terminalText } from '@a3s-code/core';
-import { parseMcpServers } from '@a3s-code/sdk';
-import { UsageError, WorkspaceUntrustedError } from './errors.js';
+import { findConfigFile, loadCodeConfig } from '@a3s-code/core';
+import { parseMcpServers, trustNeeds, WorkspaceUntrustedError } from '@a3s-code/sdk';
+import { UsageError } from './errors.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const shown = (v: unknown): string => terminalText(String(v)).slice(0, 120);
-
-/** The models a config file names outside its top-level `model`: its agents' and vibe tiers'. */
-function namedModels(config: Obj, needs: string[]): void {
-  if (Array.isArray(config.agents) && config.agents.length > 0) {
-    const names = config.agents.map((a) => (isObj(a) ? shown(a.name) : '?')).join(', ');
-    needs.push(`agents defines ${names}: the instructions, tools and model of agents the model may delegate to`);
-  }
-  const vibe = config.vibe;
-  if (isObj(vibe) && isObj(vibe.tiers))
-    for (const [tier, ref] of Object.entries(vibe.tiers))
-      if (typeof ref === 'string')
-        needs.push(`vibe.tiers.${shown(tier)} has vibe mode's ${shown(tier)} work done by ${shown(ref)}`);
-}
-
-/**
- * What the config file says the model is told, and where instructions come from: `system`,
- * `skillDirs`, `agentDirs`.
- */
-function toldToModel(config: Obj, needs: string[]): void {
-  if (Array.isArray(config.system) && config.system.length > 0)
-    needs.push(
-      `system adds ${config.system.length === 1 ? 'a line' : `${config.system.length} lines`} of its own to what the model is told`,
-    );
-  for (const key of ['skillDirs', 'agentDirs'] as const) {
-    const dirs = config[key];
-    if (Array.isArray(dirs) && dirs.length > 0)
-      needs.push(
-        `${key} has the model follow ${key === 'skillDirs' ? 'skills' : 'agent definitions'} from ${dirs.map(shown).join(', ')}`,
-      );
-  }
-}
-
-/** Whose model a session uses without the config file: `--model`, else `A3S_MODEL`. */
-export interface ChosenModel {
-  /** `--model` (or a session's own `model`): the config file's model is then not used. */
-  readonly flag?: string;
-  /** `A3S_MODEL`, which the config file's model outranks. */
-  readonly env?: string;
-}
-
-/**
- * What a config file would make happen that needs the folder to be trusted, one line each: what
- * runs, what the model is told, and which model (at which address, with which key) is called.
- */
-export function trustNeeds(config: unknown, chosen: ChosenModel = {}): string[] {
-  if (!isObj(config)) return [];
-  const needs: string[] = [];
-  const model = config.model;
-  if (typeof model === 'string' && chosen.flag === undefined && model !== chosen.env) {
-    const instead = chosen.env === undefined ? '' : ` instead of A3S_MODEL (${shown(chosen.env)})`;
-    needs.push(
-      model.startsWith('scripted:')
-        ? `model "${shown(model)}" has the turns written in that file drive the session${instead}, not a model you chose`
-        : `model "${shown(model)}" chooses the model (and provider, with your key for it) your prompts and files are sent to${instead}`,
-    );
-  }
-  namedModels(config, needs);
-  toldToModel(config, needs);
-  if (isObj(config.mcpServers))
-    for (const [name, s] of Object.entries(config.mcpServers))
-      if (isObj(s) && typeof s.command === 'string') {
-        const args = Array.isArray(s.args) ? ` ${s.args.map(String).join(' ')}` : '';
-        needs.push(`mcpServers.${shown(name)} starts the command \`${shown(`${s.command}${args}`)}\``);
-      } else if (isObj(s) && typeof s.url === 'string')
-        needs.push(
-          `mcpServers.${shown(name)} connects to ${shown(s.url)}${isObj(s.headers) ? ' with the headers it sets' : ''} and offers its tools to the model`,
-        );
-  if (isObj(config.hooks))
-    for (const [event, list] of Object.entries(config.hooks))
-      if (Array.isArray(list))
-        list.forEach((h, i) => {
-          if (isObj(h) && typeof h.command === 'string')
-            needs.push(`hooks.${shown(event)}[${i}] runs \`${shown(h.command)}\``);
-        });
-  const gate = config.gate;
-  if (isObj(gate) && Array.isArray(gate.requiredChecks))
-    gate.requiredChecks.forEach((c, i) => {
-      if (isObj(c) && typeof c.command === 'string')
-        needs.push(`gate.requiredChecks[${i}] runs \`${shown(c.command)}\` in every verify call`);
-    });
-  const p = config.permissions;
-  if (isObj(p)) {
-    if (Array.isArray(p.allow) && p.allow.length > 0)
-      needs.push(`permissions.allow lets ${p.allow.map(shown).join(', ')} run without asking`);
-    if (p.defaultDecision === 'allow')
-      needs.push('permissions.defaultDecision "allow" lets every tool run without asking');
-  }
-  if (isObj(config.providers))
-    for (const [id, settings] of Object.entries(config.providers))
-      if (isObj(settings))
-        for (const key of ['baseUrl', 'headers', 'apiKeyEnv'] as const)
-          if (settings[key] !== undefined)
-            needs.push(`providers.${shown(id)}.${key} changes where the model is called, or with which key`);
-  return needs;
-}
 
 /** Where the trust record lives. */
 function recordPath(env: Readonly<Record<string, string | undefined>>): string {

@@ -4,6 +4,8 @@
  * with core's `findConfigFile`) unless the agent was created from a file or with
  * `workspaceConfig: false`, then the agent's own configuration. Each distinct file gets one core
  * `Agent` and one agent-global MCP manager, built on first use and kept for the agent's life.
+ * Unless the agent trusts the folders (`workspaceConfig: true`), a file that needs trust (see
+ * {@link trustNeeds}) is refused before anything in it is built or started.
  */
 import {
   Agent as CoreAgent,
@@ -15,8 +17,9 @@ import {
 } from '@a3s-code/core';
 import type { McpManager } from '@a3s-code/mcp';
 import { providerModelResolver } from '@a3s-code/providers';
-import { AgentClosedError } from './errors.js';
+import { AgentClosedError, WorkspaceUntrustedError } from './errors.js';
 import { startGlobalMcp, validateMcpServers } from './mcp.js';
+import { trustNeeds } from './workspace-trust-needs.js';
 
 /**
  * The SDK's defaults, below every other layer: sessions save to the file session store, and
@@ -40,34 +43,70 @@ export interface AgentLayer {
   readonly core: CoreAgent;
   /** The agent-global MCP manager of this layer's `mcpServers`, when it has any. */
   readonly mcp: McpManager | undefined;
+  /**
+   * Set when the file's only need of trust is its `model` and the folder is not trusted: a
+   * session that names no model of its own (and so would use the file's) is refused.
+   */
+  readonly modelNeed: string | undefined;
 }
+
+/** A file that needs trust not given: nothing of it was built or started. */
+interface Refused {
+  readonly file: string;
+  /** Its needs besides its `model`. */
+  readonly needs: readonly string[];
+  readonly modelNeed: string | undefined;
+}
+
+/**
+ * How a folder's config file is used: not looked for (`off`), merged as it is (`trusted`), or
+ * merged only when it needs no trust (`checked`, the default).
+ */
+export type WorkspaceConfigMode = 'off' | 'trusted' | 'checked';
 
 /** Builds and caches the layers of one agent. */
 export class AgentLayers {
   readonly #agentConfig: CodeConfig;
-  readonly #lookup: boolean;
-  readonly #layers = new Map<string, Promise<AgentLayer>>();
+  readonly #mode: WorkspaceConfigMode;
+  readonly #agentModel: boolean;
+  readonly #layers = new Map<string, Promise<AgentLayer | Refused>>();
   #closed = false;
 
-  /** `agentConfig` is the agent's configuration without SDK-only keys; `lookup` enables the per-folder file. */
-  constructor(agentConfig: CodeConfig, lookup: boolean) {
+  /**
+   * `agentConfig` is the agent's configuration without SDK-only keys (its `env` included);
+   * `mode` says how the per-folder file is used; `agentModel`: the agent names its model, so a
+   * file's `model` is not used and needs no trust.
+   */
+  constructor(agentConfig: CodeConfig, mode: WorkspaceConfigMode, agentModel: boolean) {
     this.#agentConfig = agentConfig;
-    this.#lookup = lookup;
+    this.#mode = mode;
+    this.#agentModel = agentModel;
   }
 
-  /** The layer for a session on the workspace folder `root`; `AGENT_CLOSED` once {@link close} was called. */
-  async for(root: string): Promise<AgentLayer> {
+  /**
+   * The layer for a session on the workspace folder `root`; `AGENT_CLOSED` once {@link close} was
+   * called; `WORKSPACE_UNTRUSTED` when the folder's file needs trust not given (`modelChosen`: the
+   * caller uses a model of its own, or none, so the file's `model` does not count).
+   */
+  async for(root: string, modelChosen: boolean): Promise<AgentLayer> {
     // A session racing `agent.close()` must not start the global MCP servers again.
     if (this.#closed) throw new AgentClosedError();
-    const file = this.#lookup ? await findConfigFile(root) : undefined;
+    const file = this.#mode === 'off' ? undefined : await findConfigFile(root);
     const key = file ?? '';
     let layer = this.#layers.get(key);
     if (layer === undefined) {
-      layer = this.#build(file);
-      this.#layers.set(key, layer);
-      layer.catch(() => this.#layers.delete(key));
+      const building = this.#build(file);
+      this.#layers.set(key, building);
+      // A failed or refused file is read again by the next session (it may have been mended).
+      const forget = () => this.#layers.get(key) === building && this.#layers.delete(key);
+      building.then((l) => 'core' in l || forget(), forget);
+      layer = building;
     }
-    return layer;
+    const built = await layer;
+    const modelNeeds = modelChosen || built.modelNeed === undefined ? [] : [built.modelNeed];
+    if (!('core' in built)) throw untrusted(built.file, [...modelNeeds, ...built.needs]);
+    if (built.file !== undefined && modelNeeds.length > 0) throw untrusted(built.file, modelNeeds);
+    return built;
   }
 
   /** Validates the agent's configuration (no I/O): a bad key is a `SESSION_CONFIGURATION` error naming its path. */
@@ -85,23 +124,51 @@ export class AgentLayers {
     this.#closed = true;
     const layers = await Promise.allSettled([...this.#layers.values()]);
     this.#layers.clear();
-    await Promise.all(layers.map((l) => (l.status === 'fulfilled' ? l.value.mcp?.close() : undefined)));
+    await Promise.all(
+      layers.map((l) => (l.status === 'fulfilled' && 'core' in l.value ? l.value.mcp?.close() : undefined)),
+    );
   }
 
-  async #build(file: string | undefined): Promise<AgentLayer> {
+  async #build(file: string | undefined): Promise<AgentLayer | Refused> {
     let merged = normalizeLayer(SDK_DEFAULTS, 'SDK defaults');
     let fileModel: string | undefined;
     let fileVibe: CodeConfig['vibe'];
+    let modelNeed: string | undefined;
     if (file !== undefined) {
-      const { model, vibe, ...fromFile } = await loadCodeConfig(file);
+      const loaded = await loadCodeConfig(file);
+      const { model, vibe, ...fromFile } = loaded;
+      // A file with a mistake is reported as such (naming the key) before its trust is weighed.
       validateMcpServers(fromFile.mcpServers, file);
+      const layer = normalizeLayer(fromFile, `config file ${file}`);
+      if (this.#mode === 'checked') {
+        // Weighed on the very object merged below, never on a second read of the file.
+        const env = this.#agentConfig.env ?? process.env;
+        const needs = trustNeeds({ ...loaded, model: undefined });
+        modelNeed = trustNeeds(
+          { model },
+          {
+            ...(this.#agentModel ? { flag: 'agent' } : {}),
+            ...(env.A3S_MODEL ? { env: env.A3S_MODEL } : {}),
+          },
+        )[0];
+        if (needs.length > 0) return { file, needs, modelNeed };
+      }
       fileModel = typeof model === 'string' ? model : undefined;
       fileVibe = vibe;
-      merged = mergeLayers(merged, normalizeLayer(fromFile, `config file ${file}`));
+      merged = mergeLayers(merged, layer);
     }
     merged = mergeLayers(merged, normalizeLayer(this.#agentConfig, 'agent configuration'));
     const core = await CoreAgent.create(merged);
     const mcp = await startGlobalMcp(validateMcpServers(merged.mcpServers));
-    return { file, fileModel, fileVibe, config: merged, core, mcp };
+    return { file, fileModel, fileVibe, config: merged, core, mcp, modelNeed };
   }
+}
+
+/** The refusal of the config file `file`, each of its `needs` on a line of its own. */
+function untrusted(file: string, needs: readonly string[]): WorkspaceUntrustedError {
+  return new WorkspaceUntrustedError(
+    `the workspace's config file ${file} needs the folder to be trusted; it would:\n${needs.map((n) => `  - ${n}`).join('\n')}\n` +
+      'Nothing in it was used or started. Read it: to use it (only for a folder you trust), pass `workspaceConfig: true` to Agent.create; to ignore it, pass `workspaceConfig: false`.',
+    { file, needs },
+  );
 }

@@ -108,8 +108,16 @@ export interface AgentConfig
    */
   readonly resourcePacks?: ResourcePacks;
   /**
-   * Merge each session folder's config file (`a3s.config.json`, else `.a3s/config.json`) under
-   * this configuration. Default `true`; always off for an agent created from a config path.
+   * Each session folder's config file (`a3s.config.json`, else `.a3s/config.json`), merged under
+   * this configuration. The file comes with the folder (a cloned repository's), so by default
+   * (unset) it is loaded, validated and merged only when it needs no trust (see `trustNeeds`: e.g.
+   * `toolBudget`, `pricing`, `deny` / `ask` rules); a file that would start MCP servers, run hooks
+   * or required checks, let tools run unasked (`permissions.allow`, `defaultDecision: "allow"`),
+   * redirect a provider, add to what the model is told, or choose the model when neither the agent
+   * nor the session names one, fails the session with `WorkspaceUntrustedError`
+   * (`WORKSPACE_UNTRUSTED`) before anything in it runs. `true` merges the file whatever it does
+   * (only for folders you trust); `false` ignores it. Always off for an agent created from a
+   * config path.
    */
   readonly workspaceConfig?: boolean;
 }
@@ -212,7 +220,8 @@ export class Agent {
     validateMcpServers(core.mcpServers, typeof arg === 'string' ? arg : undefined);
     const layers = new AgentLayers(
       { ...core, ...(env === undefined ? {} : { env }) },
-      !fromFile && workspaceConfig !== false,
+      fromFile || workspaceConfig === false ? 'off' : workspaceConfig === true ? 'trusted' : 'checked',
+      model !== undefined,
     );
     await withSdkKeys(() => layers.validate(), AGENT_SDK_KEYS);
     const resolveTheModel = () =>
@@ -236,7 +245,8 @@ export class Agent {
    * Opens a session on the workspace folder `dir`: its log is `<dir>/.a3s/effect-log/<thread>.jsonl`
    * (reuse `sessionId` to continue it) and `save()` writes `<dir>/.a3s/sessions/<thread>.json`.
    * @throws ModelNotConfiguredError when neither the options, the agent, the folder's config file nor
-   *   `A3S_MODEL` name a model; SessionConfigurationError / McpConfigError for a bad option;
+   *   `A3S_MODEL` name a model; WorkspaceUntrustedError when the folder's config file needs trust
+   *   and the agent's `workspaceConfig` is unset; SessionConfigurationError / McpConfigError for a bad option;
    *   SessionInitializationError / FactLogLockedError when the log cannot be opened.
    */
   async session(dir: string, options?: SessionOptions): Promise<Session> {
@@ -283,7 +293,7 @@ export class Agent {
    * is listed as `failed` with its reason (`lastError`) and stderr tail; see `mcpWarnings`.
    */
   async mcpStatus(dir: string = this.#config.cwd ?? process.cwd()): Promise<readonly McpServerStatus[]> {
-    const layer = await this.#layers.for(checkExistingFolder(resolve(checkDir(dir, 'agent.mcpStatus'))));
+    const layer = await this.#layers.for(checkExistingFolder(resolve(checkDir(dir, 'agent.mcpStatus'))), true);
     return layer.mcp?.status() ?? [];
   }
 
@@ -318,7 +328,8 @@ export class Agent {
     checkWebSetting(rest.web);
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
-    const layer = await this.#layers.for(root);
+    // Without a model (describeTools), or with the session's own, the file's model is not used.
+    const layer = await this.#layers.for(root, !needModel || spec !== undefined);
     const model = needModel ? await this.#modelFor(layer, spec, rest.providers, rest.modelResolver) : undefined;
     const hostVibe = mergeVibe(checkedVibe(this.#config.vibe), checkedVibe(vibeSetting));
     const vibe = await sessionVibe(mergeVibe<ModelSpec>(layer.fileVibe, hostVibe), {

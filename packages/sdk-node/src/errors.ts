@@ -35,6 +35,20 @@ export class AgentClosedError extends A3sError {
 }
 
 /**
+ * The workspace folder's config file would run commands, let tools run unasked, redirect the
+ * provider, choose the model or add to what the model is told (see `trustNeeds`), and the folder
+ * is not trusted: the SDK's sessions throw it when the agent left `workspaceConfig` unset (the
+ * message names the file, lists each need, and says to pass `workspaceConfig: true` for a folder
+ * you trust or `false` to ignore the file); the CLI throws it when the person has not trusted the
+ * folder (`--trust-workspace`). Nothing in the file was started or used.
+ */
+export class WorkspaceUntrustedError extends A3sError {
+  constructor(message: string, details?: { readonly file: string; readonly needs: readonly string[] }) {
+    super('WORKSPACE_UNTRUSTED', message, details === undefined ? {} : { details });
+  }
+}
+
+/**
  * A string-returning host-direct helper (`readFile`, `grep`, `bash`, `glob`) failed: the tool
  * returned a non-zero exit code or the kernel refused the call. The whole result is in `result`;
  * `exitCode` and `toolName` are copied for convenience. The `ToolResult` helpers (`tool`, `git`,

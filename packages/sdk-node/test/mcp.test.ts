@@ -21,6 +21,7 @@ describe('MCP servers on sessions', () => {
       model,
       mcpServers: { glob: server('glob') },
       permissions: { allow: ['mcp__glob'] },
+      workspaceConfig: true, // a folder the host trusts: its file's server starts
     });
     const s = await agent.session(dir, { mcpServers: { mine: server('mine') } });
     const pids: number[] = [];
@@ -120,7 +121,7 @@ describe('MCP servers on sessions', () => {
       join(dir, 'a3s.config.json'),
       JSON.stringify({ mcpServers: { ok: server('ok'), ghost: { command: 'a3s-no-such-mcp-server' } } }),
     );
-    const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
+    const agent = await Agent.create({ model: new ScriptedLlmClient([]), workspaceConfig: true });
     try {
       const status = await agent.mcpStatus(dir);
       expect(status.find((x) => x.name === 'ghost')).toMatchObject({

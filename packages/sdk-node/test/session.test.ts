@@ -298,7 +298,8 @@ describe('bad options are refused by name before anything runs', () => {
 describe('A3S_MODEL is only the fallback', () => {
   it("a bad A3S_MODEL does not fail Agent.create; a workspace config file's model wins, and a session that falls back to it fails naming it", async () => {
     const env = { A3S_MODEL: 'nope/not-a-provider' };
-    const agent = await Agent.create({ env });
+    // A folder the host trusts: its file's model is used.
+    const agent = await Agent.create({ env, workspaceConfig: true });
     expect(agent.model).toBeUndefined();
     const configured = tempRepo();
     writeFileSync(join(configured, 'script.json'), JSON.stringify({ turns: [{ text: 'from the config model' }] }));

@@ -11,13 +11,13 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { A3sError } from '@a3s-code/effect';
 import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, parseCodeConfig } from '@a3s-code/core';
-import { describeProviders } from '@a3s-code/sdk';
+import { describeProviders, trustNeeds } from '@a3s-code/sdk';
 import { checkModelFlag, parse } from '../args.js';
 import { danglingConfigLink } from '../config-path.js';
 import { shellWord } from '../shell-quote.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { recordTrust, trustNeeds } from '../workspace-trust.js';
+import { recordTrust } from '../workspace-trust.js';
 
 /** Help of `a3s init`. */
 export const INIT_HELP = `Usage: a3s init [options]
