@@ -11,7 +11,7 @@ import { Agent, type AgentSession } from '../src/index.js';
 import { ScriptedLlmClient } from '../src/testing/index.js';
 import { child } from './crash-kit.js';
 // @ts-expect-error: plain JavaScript fixture shared with the child process.
-import { markPack } from './fixtures/task-crash-world.mjs';
+import { markPack, workerAgent } from './fixtures/task-crash-world.mjs';
 
 const sessions: AgentSession[] = [];
 afterEach(async () => {
@@ -39,10 +39,13 @@ interface ResumeOptions {
   readonly hooked?: boolean;
   readonly noContinuation?: boolean;
   readonly tier?: 'read' | 'write';
+  /** Turns of the `worker` sub-agent's own model. */
+  readonly childTurns?: unknown[];
 }
 
 async function resumed(dir: string, marks: string, turns: unknown[], o: ResumeOptions = {}) {
-  const { hooked = false, noContinuation = false, tier = 'read' } = o;
+  const { hooked = false, noContinuation = false, tier = 'read', childTurns = [] } = o;
+  const childModel = new ScriptedLlmClient(childTurns as never);
   const model = new ScriptedLlmClient(turns as never);
   const post = [{ name: 'kill-after', after: () => undefined }];
   const agent = await Agent.create({
@@ -50,6 +53,7 @@ async function resumed(dir: string, marks: string, turns: unknown[], o: ResumeOp
     tools: [markPack(marks, 'parent', tier)],
     permissions: { defaultDecision: 'allow' },
     maxParallelTasks: 1,
+    ...workerAgent(childModel),
     ...(hooked ? { hooks: { post } } : {}),
     ...(noContinuation ? { gate: { continuation: { enabled: false } } } : {}),
   });
@@ -59,7 +63,7 @@ async function resumed(dir: string, marks: string, turns: unknown[], o: ResumeOp
   const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
   // A task's result is JSON; a program's is what it returned.
   const output = result.output.startsWith('{') ? (JSON.parse(result.output) as Record<string, unknown>) : result.output;
-  return { r, model, session, output };
+  return { r, model, childModel, session, output };
 }
 
 describe('delegation and nested calls across a crash', () => {
@@ -149,4 +153,59 @@ describe('delegation and nested calls across a crash', () => {
       expect(readdirSync(join(dir, '.a3s', 'call-journal', 'task-crash'))).toEqual([]);
       expect(session.store.log.facts.some((f) => f.type === 'run.ended')).toBe(true);
     }, 60_000);
+
+  it('a background task of a process that died is taken up by task_result: continued from its log, not started again', async () => {
+    const { dir, marks } = world();
+    const c = child('task-crash-child.mjs', [dir, marks, 'background']);
+    await c.line('child-requests=2');
+    c.p.kill('SIGKILL');
+    await c.exited;
+    expect(marksOf(marks)).toEqual(['child bg1']);
+    // The parent's resumed turn asks for the task's result; the child's resumed turn answers.
+    const { r, model, childModel, session } = await resumed(
+      dir,
+      marks,
+      [{ tool_calls: [{ id: 'tr', name: 'task_result', args: { task_id: 'task-1' } }] }, { text: 'all done' }],
+      // The task's start counted as changes with unknown paths (its agent can write): no gate turns here.
+      { childTurns: [{ text: 'bg done' }], noContinuation: true },
+    );
+    // Its changes are unknown to the run, which therefore ends incomplete (not verified).
+    expect(r).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+    expect(model.requests).toHaveLength(2);
+    const taskResult = session.store.log.facts.find(
+      (f) => f.type === 'tool.result' && (f.payload as { name: string }).name === 'task_result',
+    )!.payload as { output: string; exit_code: number };
+    expect(taskResult.exit_code).toBe(0);
+    expect(JSON.parse(taskResult.output)).toMatchObject({ task_id: 'task-1', status: 'completed', text: 'bg done' });
+    expect(childModel.requests).toHaveLength(1);
+    // The child went on from its log: its model saw its own first call's result.
+    expect(JSON.stringify(childModel.requests[0]!.messages)).toContain('marked bg1');
+    expect(marksOf(marks)).toEqual(['child bg1']);
+    expect(JSON.stringify(model.requests[1]!.messages)).toContain('bg done');
+    expect(taskLogs(dir)).toHaveLength(1);
+  }, 60_000);
+
+  it('task_result of an id no background log holds is refused, naming the known ids; nothing is read outside the logs', async () => {
+    const { dir, marks } = world();
+    const model = new ScriptedLlmClient([
+      { tool_calls: [{ id: 'tr', name: 'task_result', args: { task_id: 'task-../../marks' } }] },
+      { tool_calls: [{ id: 'tr2', name: 'task_result', args: { task_id: 'task-7' } }] },
+      { text: 'ok' },
+    ]);
+    const agent = await Agent.create({
+      model,
+      tools: [markPack(marks, 'parent')],
+      permissions: { defaultDecision: 'allow' },
+    });
+    const session = await agent.session(dir, { sessionId: 'task-crash' });
+    sessions.push(session);
+    await session.send('ask');
+    const results = session.store.log.facts
+      .filter((f) => f.type === 'tool.result')
+      .map((f) => f.payload as { output: string });
+    expect(results.map((x) => x.output)).toEqual([
+      "task_result: args.task_id: no background task 'task-../../marks'; known: (none)",
+      "task_result: args.task_id: no background task 'task-7'; known: (none)",
+    ]);
+  });
 });

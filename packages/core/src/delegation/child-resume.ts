@@ -29,6 +29,13 @@ function marker(by: DelegatedBy): string {
   return `"delegated_by":${JSON.stringify({ run_id: by.run_id, call: by.call })}`;
 }
 
+/** The first line of a file, as far as {@link HEAD_BYTES} hold it. */
+function firstLine(path: string): string {
+  const start = head(path);
+  const end = start.indexOf('\n');
+  return end === -1 ? start : start.slice(0, end);
+}
+
 function head(path: string): string {
   let fd: number | undefined;
   try {
@@ -56,11 +63,35 @@ export function findDelegated(
   const text = marker(by);
   for (let i = numbers.length - 1; i >= 0; i--) {
     const n = numbers[i]!;
-    const start = head(join(folder, `${thread}.task-${n}.jsonl`));
-    const line = start.slice(0, start.indexOf('\n') === -1 ? undefined : start.indexOf('\n'));
+    const line = firstLine(join(folder, `${thread}.task-${n}.jsonl`));
     if (line.includes('"run.started"') && line.includes(text)) return n;
   }
   return undefined;
+}
+
+/** What a background task's child records of its task in its `run.started` fact (`task`). */
+export interface RecordedTask {
+  readonly agent: string;
+  readonly description: string;
+}
+
+/**
+ * The task a background child's log records (`task` with `background: true` on its `run.started`
+ * fact), or `undefined` when the file holds no such child. The field comes right after `run_id`,
+ * so the start of the line holds it even when the fact is long; a key with unescaped quotes can
+ * only be the field itself.
+ */
+export function recordedBackgroundTask(path: string): RecordedTask | undefined {
+  const line = firstLine(path);
+  if (!line.includes('"run.started"')) return undefined;
+  const m = /"task":(\{"agent":"(?:[^"\\]|\\.)*","description":"(?:[^"\\]|\\.)*","background":true\})/.exec(line);
+  if (m === null) return undefined;
+  try {
+    const t = JSON.parse(m[1]!) as { agent: string; description: string };
+    return { agent: t.agent, description: t.description };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where a found child's log stands: no run yet, its run still open, or its run ended. */

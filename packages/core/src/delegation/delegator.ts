@@ -14,7 +14,7 @@ import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { DelegationSettings } from './delegation-options.js';
 import { childGovernance } from './child-governance.js';
-import { findDelegated } from './child-resume.js';
+import { findDelegated, recordedBackgroundTask } from './child-resume.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import { runChild, type ChildAnnouncer, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
@@ -51,10 +51,20 @@ export interface TaskIds {
   readonly resume?: boolean;
 }
 
-/** The `run.started` fields of a task's child naming the call that started it. */
-function delegatedBy(origin: TaskOrigin): Readonly<Record<string, JsonValue>> | undefined {
-  if (origin.attempt === undefined) return undefined;
-  return { delegated_by: { run_id: origin.runId, call: origin.attempt.key } };
+/**
+ * The `run.started` fields of a task's child: the call that started it, when a run's model made
+ * it (`delegated_by`), and its task (`task`: agent, description, and whether it runs in the
+ * background), so a later process can find it and take it up.
+ */
+function delegatedBy(
+  origin: TaskOrigin,
+  request: TaskRequest,
+  background: boolean,
+): Readonly<Record<string, JsonValue>> {
+  const task = { agent: request.agent.name, description: request.description, ...(background ? { background } : {}) };
+  return origin.attempt === undefined
+    ? { task }
+    : { delegated_by: { run_id: origin.runId, call: origin.attempt.key }, task };
 }
 
 /** How a background worker run differs from a task: its announcements, its log record, its governance. */
@@ -193,13 +203,12 @@ export class Delegator {
   /** Runs a task in the foreground; the origin's run waits for it before its terminal state. */
   run(request: TaskRequest, origin: TaskOrigin, ids: TaskIds = this.childFor(origin)): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
-    const by = delegatedBy(origin);
     const p = runChild({
       host: this.#host,
       request,
       ids,
       ...(ids.resume === true ? { resume: true } : {}),
-      ...(by === undefined ? {} : { runStarted: by }),
+      runStarted: delegatedBy(origin, request, false),
       ...childScope(origin, request, ids.taskId),
       ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: origin.events,
@@ -212,13 +221,12 @@ export class Delegator {
   /** A background task: not awaited by its run's normal end, only by its cancellation. */
   #runBackground(request: TaskRequest, origin: TaskOrigin, ids: TaskIds): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
-    const by = delegatedBy(origin);
     const p = runChild({
       host: this.#host,
       request,
       ids,
       ...(ids.resume === true ? { resume: true } : {}),
-      ...(by === undefined ? {} : { runStarted: by }),
+      runStarted: delegatedBy(origin, request, true),
       ...childScope(origin, request, ids.taskId),
       ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: origin.events,
@@ -271,13 +279,35 @@ export class Delegator {
   /** Starts a background task (ended by the run's cancellation or the session's close); returns its id. */
   start(request: TaskRequest, origin: TaskOrigin): { readonly taskId: string; readonly thread: string } {
     const ids = this.childFor(origin);
-    const entry: Background = { agent: request.agent.name, promise: this.#runBackground(request, origin, ids) };
+    this.#keep(ids.taskId, request.agent.name, this.#runBackground(request, origin, ids));
+    return ids;
+  }
+
+  /**
+   * Takes up background task `taskId` of an earlier process of this session, from its log on
+   * disk: a run that ended is reported from its log, a run the process left cut off is continued
+   * in the background (under `origin`, the caller asking for it). True when the task is known
+   * (now or already); false when no background task of that id is on disk, or its agent is gone.
+   */
+  adopt(taskId: string, origin: TaskOrigin): boolean {
+    if (this.#background.has(taskId)) return true;
+    if (!/^task-[1-9]\d{0,8}$/.test(taskId) || this.#host.config.persistence !== 'file') return false;
+    const thread = `${this.#thread}.${taskId}`;
+    const recorded = recordedBackgroundTask(join(this.logFolder, `${thread}.jsonl`));
+    const agent = recorded === undefined ? undefined : this.agents.get(recorded.agent);
+    if (recorded === undefined || agent === undefined) return false;
+    const request: TaskRequest = { agent, description: recorded.description, prompt: '' };
+    this.#keep(taskId, agent.name, this.#runBackground(request, origin, { taskId, thread, resume: true }));
+    return true;
+  }
+
+  #keep(taskId: string, agent: string, promise: Promise<TaskOutcome>): void {
+    const entry: Background = { agent, promise };
     entry.promise
       .then((o) => (entry.outcome = o))
       .catch(() => undefined)
       .finally(() => (entry.settled = true));
-    this.#background.set(ids.taskId, entry);
-    return ids;
+    this.#background.set(taskId, entry);
   }
 
   /** A background task's outcome: waits for it unless `wait` is false. `undefined` for an unknown id. */

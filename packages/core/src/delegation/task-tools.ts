@@ -22,7 +22,15 @@ import type { Delegator, TaskOrigin } from './delegator.js';
 /** What the delegation tools use of a {@link Delegator}. */
 export type DelegationPort = Pick<
   Delegator,
-  'agents' | 'settings' | 'childFor' | 'run' | 'start' | 'result' | 'backgroundTaskIds' | 'runningBackgroundTaskIds'
+  | 'agents'
+  | 'settings'
+  | 'childFor'
+  | 'run'
+  | 'start'
+  | 'adopt'
+  | 'result'
+  | 'backgroundTaskIds'
+  | 'runningBackgroundTaskIds'
 >;
 import {
   parallelTaskInput,
@@ -264,6 +272,10 @@ export function createTaskResultTool(d: DelegationPort): Tool<z.output<ReturnTyp
     capabilities: { readOnly: true, idempotent: true, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,
     async execute(args, ctx) {
+      const context = invocationContextOf(ctx);
+      // A background task of an earlier process of the session (a crash, a restart): taken up from its log.
+      if (context !== undefined && !d.backgroundTaskIds().includes(args.task_id))
+        d.adopt(args.task_id, origin(ctx, context.signal));
       const r = await d.result(args.task_id, args.wait, ctx.signal);
       if (r === undefined) {
         const known = d.backgroundTaskIds();

@@ -130,6 +130,7 @@ function listingOnly(agents: ReadonlyMap<string, AgentDefinition>, settings: Del
     childFor: refuse,
     run: refuse,
     start: refuse,
+    adopt: refuse,
     result: refuse,
     backgroundTaskIds: refuse,
     runningBackgroundTaskIds: refuse,
