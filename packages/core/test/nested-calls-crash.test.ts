@@ -154,6 +154,23 @@ describe('delegation and nested calls across a crash', () => {
       expect(session.store.log.facts.some((f) => f.type === 'run.ended')).toBe(true);
     }, 60_000);
 
+  it('a verify killed after its second check runs every check again: a check reports the workspace as it is now', async () => {
+    const { dir, marks } = world();
+    const c = child('task-crash-child.mjs', [dir, marks, 'journal-verify']);
+    await c.exited;
+    expect(c.p.signalCode).toBe('SIGKILL');
+    expect(marksOf(marks)).toEqual(['child check1', 'child check2']);
+    const { model, session } = await resumed(dir, marks, [{ text: 'verified' }], {
+      hooked: true,
+      noContinuation: true,
+      tier: 'write',
+    });
+    expect(model.requests.length).toBeLessThanOrEqual(1);
+    expect(marksOf(marks)).toEqual(['child check1', 'child check2', 'parent check1', 'parent check2']);
+    const verify = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
+    expect(verify.output).not.toContain('recovered');
+  }, 60_000);
+
   it('a background task of a process that died is taken up by task_result: continued from its log, not started again', async () => {
     const { dir, marks } = world();
     const c = child('task-crash-child.mjs', [dir, marks, 'background']);

@@ -1,8 +1,9 @@
 // The completion gate across a crash: a process is SIGKILLed while a call that changed the
 // workspace is running (its result never reached the log), and another process resumes the run.
 // The resume runs the call again, exactly once, and the re-run may report no change (an `edit`
-// whose old text is gone, a sub-agent re-run that writes nothing): the interrupted attempt still
-// counts as a change with unknown paths, so the run completes only verified (or waived).
+// whose old text is gone): the interrupted attempt still counts as a change with unknown paths,
+// so the run completes only verified (or waived). A sub-agent is taken up from its own log, whose
+// changes count instead.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,7 +102,7 @@ describe('the completion gate after a crash', () => {
     expect(model.requests).toHaveLength(2);
   }, 30_000);
 
-  it('GATE-01: a sub-agent that wrote a file when the parent died is re-run as a new child that writes nothing; the parent still needs a verification', async () => {
+  it('GATE-01: a sub-agent that wrote a file when the parent died is taken up from its log, not started again; its write counts, so the parent still needs a verification', async () => {
     const dir = tempRepo();
     const task = {
       tool_calls: [
@@ -115,16 +116,28 @@ describe('the completion gate after a crash', () => {
     expect(readFileSync(join(dir, 'NOTE.md'), 'utf8')).toBe('first child\n');
     expect(existsSync(join(dir, effectLogPath('crashed.task-1')))).toBe(true);
 
-    const { result } = await resume(dir, [{ text: 'Nothing left to do.' }, { text: 'The note is written.' }], {
+    // The child's resumed run answers first, then the parent.
+    const { result, model } = await resume(dir, [{ text: 'Nothing left to do.' }, { text: 'The note is written.' }], {
       continuation: false,
     });
     expect(result).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
-    expect((result as Error).message).toMatch(/'task' may have changed before the process stopped/);
-    // The re-run is a new child thread; it changed nothing, the dead child's write stays unverified.
-    expect(resultOf(dir, 't1')).toMatchObject({ ok: true });
-    expect(resultOf(dir, 't1').metadata.change_record).toEqual([
-      { call_id: 't1', tool: 'task', path: '(unknown)', digest: expect.stringMatching(/^unknown:interrupted:t1#/) },
-    ]);
-    expect(facts(dir, 'crashed.task-2').filter((f) => f.type === 'tool.result')).toEqual([]);
+    expect(model.requests).toHaveLength(2);
+    // The same child went on (its conversation holds its own write), and no second child was started.
+    expect(JSON.stringify(model.requests[0]!.messages)).toContain('Write NOTE.md.');
+    expect(existsSync(join(dir, effectLogPath('crashed.task-2')))).toBe(false);
+    expect(facts(dir, 'crashed.task-1').filter((f) => f.type === 'run.ended')).toHaveLength(1);
+    // The child's own gate holds it too: its write is unverified, so the task failed, naming why.
+    const t1 = resultOf(dir, 't1') as ReturnType<typeof resultOf> & { output: string };
+    expect(t1.ok).toBe(false);
+    expect(JSON.parse(t1.output)).toMatchObject({
+      task_id: 'task-1',
+      status: 'failed',
+      error: { code: 'COMPLETION_INCOMPLETE' },
+    });
+    // The task's changes are its child's (its write, and the write the crash cut off), not a change
+    // with unknown paths standing for the whole task.
+    const record = t1.metadata.change_record ?? [];
+    expect(record.some((e) => e.path === 'NOTE.md')).toBe(true);
+    expect(record.some((e) => e.digest.startsWith('unknown:interrupted:t1#'))).toBe(false);
   }, 30_000);
 });

@@ -8,6 +8,7 @@ import type { Zod } from '../tools/zod-loader.js';
 import { changesSoFar } from '../invoker/change-collector.js';
 import type { ChangeRecordEntry } from './change-record.js';
 import { defineTool } from '../tools/define-tool.js';
+import { markFreshNestedCalls } from '../invoker/call-journal.js';
 import { markShownCommands } from '../invoker/shown-commands.js';
 import { InvalidToolArgsError } from '../errors/tool-errors.js';
 import { effectDigest } from './mutation-ledger.js';
@@ -153,5 +154,6 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
       return { output, exitCode: report.status === 'passed' ? 0 : 1, metadata: { report, changed_paths: [] } };
     },
   });
-  return markShownCommands(tool, commandsOf);
+  // A check reports the workspace as it is now: a re-run after a crash runs every one again.
+  return markFreshNestedCalls(markShownCommands(tool, commandsOf));
 }

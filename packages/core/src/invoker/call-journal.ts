@@ -1,11 +1,11 @@
 /**
  * The journal of one top-level model call: what each call nested in it (a `batch` entry, a
- * `program`'s `ctx.tool`, a `verify` command) that may change something ended with, written as it
- * ends. When the process dies while the top-level call runs, the resumed run runs that call again;
+ * `program`'s `ctx.tool`) that may change something ended with, written as it ends. When the process dies while the top-level call runs, the resumed run runs that call again;
  * a nested call of the re-run that stands where a journaled one stood (same place among its
  * parent's calls, same tool, same arguments) gets the journaled result instead of running a
  * second time, so finished writes, commands and sub-agents are not repeated. A nested call the
- * crash cut off has no entry and runs again. Journals of a run are removed when the run ends.
+ * crash cut off has no entry and runs again, as do the checks of `verify` (see
+ * {@link markFreshNestedCalls}). Journals of a run are removed when the run ends.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +14,23 @@ import type { ChangeRecordEntry } from '../gate/change-record.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import type { ToolInvocationResult } from './invocation-types.js';
+
+/** Tools whose nested calls are checks of the workspace as it is: never answered from a journal. */
+const fresh = new WeakSet<object>();
+
+/**
+ * Marks `tool` as one whose nested calls always run again in a re-run (`verify`: a check
+ * reports the workspace as it is now, never as it was before a crash).
+ */
+export function markFreshNestedCalls<T extends object>(tool: T): T {
+  fresh.add(tool);
+  return tool;
+}
+
+/** True when `tool`'s nested calls are never answered from a journal. */
+export function hasFreshNestedCalls(tool: object): boolean {
+  return fresh.has(tool);
+}
 
 /** One journaled nested call. */
 export interface JournalEntry {

@@ -17,6 +17,8 @@ import type {
   ToolErrorKind,
   ToolInvocationResult,
 } from './invocation-types.js';
+import type { CallAttempt } from './call-context.js';
+import { hasFreshNestedCalls } from './call-journal.js';
 import { isModelSide, toolSetOf, type CallFrame, type Kernel } from './kernel.js';
 import { CallSignal } from './call-signal.js';
 import { callCapabilities } from './call-capabilities.js';
@@ -83,6 +85,12 @@ function build(
     ...(parent.allowLists === undefined ? {} : { allowLists: parent.allowLists }),
     ...(parent.confirmedCommands === undefined ? {} : { confirmedCommands: parent.confirmedCommands }),
   };
+  // The checks of a tool such as `verify` run again in a re-run: no journal answers them.
+  const fresh = hasFreshNestedCalls(parentTool);
+  const nestedAttempt = (a: CallAttempt): CallAttempt => {
+    const key = `${a.key}>${state.n}`;
+    return fresh ? { key, interrupted: a.interrupted } : { ...a, key };
+  };
   return Object.freeze({
     invoke(name: string, args: unknown, options?: NestedInvokeOptions): Promise<ToolInvocationResult> {
       state.n += 1;
@@ -96,9 +104,7 @@ function build(
       const ruled = heldTo(frame, parentTool.name, options?.allowedTools);
       // A nested call stands where its parent does, then at its own number among the parent's calls.
       const held: CallFrame =
-        parent.attempt === undefined
-          ? ruled
-          : { ...ruled, attempt: { ...parent.attempt, key: `${parent.attempt.key}>${state.n}` } };
+        parent.attempt === undefined ? ruled : { ...ruled, attempt: nestedAttempt(parent.attempt) };
       const extra = options?.signal;
       if (extra === undefined) return run.runCall(k, held, { id, name, args });
       // The caller's own deadline (a program's timeout) ends this child too, never less than the parent's.
