@@ -8,11 +8,13 @@
  * {@link markFreshNestedCalls}). Journals of a run are removed when the run ends.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ChangeRecordEntry } from '../gate/change-record.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileFactStore } from '../store/file-fact-store.js';
+import { checkStateFolder, mkdirState } from '../store/state-folder.js';
 import type { ToolInvocationResult } from './invocation-types.js';
 
 /** Tools whose nested calls are checks of the workspace as it is: never answered from a journal. */
@@ -47,7 +49,7 @@ export interface JournalEntry {
 /** The journal of one top-level call. */
 export interface CallJournal {
   /** The entry of the nested call at `key`, when it was journaled with the same tool and arguments. */
-  recorded(key: string, name: string, args: unknown): JournalEntry | undefined;
+  recorded(key: string, name: string, args: unknown): Promise<JournalEntry | undefined>;
   /** Journals a nested call that ended with `result`; a journal that cannot be written is skipped. */
   record(
     key: string,
@@ -55,7 +57,7 @@ export interface CallJournal {
     args: unknown,
     result: ToolInvocationResult,
     changes: readonly ChangeRecordEntry[],
-  ): void;
+  ): Promise<void>;
 }
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -68,48 +70,49 @@ function argsDigest(args: unknown): string {
   }
 }
 
-/** A journal in a JSON Lines file, read once (on the first lookup) and appended to. */
+/**
+ * A journal in a JSON Lines file, read once (on the first lookup) and appended to. Its folder is
+ * a state folder (`.a3s/call-journal/`, kept out of git); one that is a symbolic link, or lies
+ * under one, is neither read nor written.
+ */
 class FileCallJournal implements CallJournal {
   readonly #path: string;
-  #entries: Map<string, JournalEntry> | undefined;
-  #folderMade = false;
+  #entries: Promise<Map<string, JournalEntry>> | undefined;
+  #folder: Promise<boolean> | undefined;
 
   constructor(path: string) {
     this.#path = path;
   }
 
-  recorded(key: string, name: string, args: unknown): JournalEntry | undefined {
-    const entry = this.#load().get(key);
+  async recorded(key: string, name: string, args: unknown): Promise<JournalEntry | undefined> {
+    this.#entries ??= this.#load();
+    const entry = (await this.#entries).get(key);
     return entry !== undefined && entry.name === name && entry.args === argsDigest(args) ? entry : undefined;
   }
 
-  record(
+  async record(
     key: string,
     name: string,
     args: unknown,
     result: ToolInvocationResult,
     changes: readonly ChangeRecordEntry[],
-  ): void {
+  ): Promise<void> {
+    this.#folder ??= mkdirState(dirname(this.#path)).then(
+      () => true,
+      () => false,
+    );
+    // Without its entry the call runs again in a re-run, as every call did before journals.
+    if (!(await this.#folder)) return;
     const entry: JournalEntry = { key, name, args: argsDigest(args), result, changes };
-    this.#entries?.set(key, entry);
-    try {
-      if (!this.#folderMade) mkdirSync(dirname(this.#path), { recursive: true });
-      this.#folderMade = true;
-      appendFileSync(this.#path, `${JSON.stringify(entry)}\n`);
-    } catch {
-      // Without its entry the call runs again in a re-run, as every call did before journals.
-    }
+    await appendFile(this.#path, `${JSON.stringify(entry)}\n`).catch(() => undefined);
   }
 
-  #load(): Map<string, JournalEntry> {
-    if (this.#entries !== undefined) return this.#entries;
+  async #load(): Promise<Map<string, JournalEntry>> {
     const entries = new Map<string, JournalEntry>();
-    let text = '';
-    try {
-      text = readFileSync(this.#path, 'utf8');
-    } catch {
-      // No journal: nothing nested finished.
-    }
+    const text = await checkStateFolder(dirname(this.#path)).then(
+      () => readFile(this.#path, 'utf8').catch(() => ''),
+      () => '',
+    );
     for (const line of text.split('\n')) {
       if (line.length === 0) continue;
       try {
@@ -125,7 +128,6 @@ class FileCallJournal implements CallJournal {
         // A line the crash cut off: that call ran again anyway.
       }
     }
-    this.#entries = entries;
     return entries;
   }
 }

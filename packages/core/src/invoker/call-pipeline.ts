@@ -292,7 +292,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   // A nested call of a top-level call re-run after a crash: its journaled end, if it had one.
   const attempt = tracker === undefined ? undefined : frame.attempt;
   const replay =
-    attempt?.interrupted === true ? attempt.journal?.recorded(attempt.key, call.name, request.args) : undefined;
+    attempt?.interrupted === true ? await attempt.journal?.recorded(attempt.key, call.name, request.args) : undefined;
   let journaled = false;
   let changes: readonly ChangeRecordEntry[] = [];
   let byTier = false;
@@ -356,7 +356,8 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
       byTier,
     ),
   };
-  if (journaled) attempt?.journal?.record(attempt.key, call.name, request.args, outcome, changes);
+  // Journaled before the caller sees the result: a crash after that finds it in a re-run.
+  if (journaled) await attempt?.journal?.record(attempt.key, call.name, request.args, outcome, changes);
   if (quiet) return outcome;
   const metadata = boundedValue(outcome.metadata, EVENT_METADATA_MAX_CHARS);
   events.emit({

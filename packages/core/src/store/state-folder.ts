@@ -14,13 +14,14 @@ import { StateFolderError } from '../errors/persistence-errors.js';
 /** The state folder's name inside a workspace. */
 export const STATE_FOLDER_NAME = '.a3s';
 
-/** The folders under `.a3s` the runtime keeps state in: fact logs, attachments, snapshots, memories, workflows. */
+/** The folders under `.a3s` the runtime keeps state in: fact logs, attachments, snapshots, memories, workflows, nested-call journals. */
 export const STATE_SUBFOLDERS: readonly string[] = Object.freeze([
   'effect-log',
   'artifacts',
   'sessions',
   'memory',
   'workflows',
+  'call-journal',
 ]);
 
 /** What the `.gitignore` of a state folder created by the runtime holds. */

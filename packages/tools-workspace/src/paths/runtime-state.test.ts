@@ -37,7 +37,13 @@ const refused = (field: string) => ({
 
 describe("the runtime's state under .a3s/", () => {
   it('names only the state folders, in any spelling', () => {
-    for (const p of ['.a3s/workflows', '.a3s/workflows/wf-1.jsonl', '.a3s/effect-log/x', '.A3S/Sessions/x'])
+    for (const p of [
+      '.a3s/workflows',
+      '.a3s/workflows/wf-1.jsonl',
+      '.a3s/effect-log/x',
+      '.A3S/Sessions/x',
+      '.a3s/call-journal/t/r/k.jsonl',
+    ])
       expect(isRuntimeStatePath(p), p).toBe(true);
     for (const p of ['.a3s', '.a3s/config.json', '.a3s/skills/s/SKILL.md', 'docs/.a3s/workflows/x', 'workflows'])
       expect(isRuntimeStatePath(p), p).toBe(false);
