@@ -27,6 +27,21 @@ function world() {
   return { dir, marks };
 }
 
+/**
+ * Runs the child process in `mode` until it dies by SIGKILL: it kills itself (a post-hook), or,
+ * with `line`, this process kills it once it prints that line. It never finishes.
+ */
+async function killed(mode: string, dir: string, marks: string, line?: string): Promise<void> {
+  const c = child('task-crash-child.mjs', [dir, marks, mode]);
+  if (line !== undefined) {
+    await c.line(line);
+    c.p.kill('SIGKILL');
+  }
+  await c.exited;
+  expect(c.p.signalCode).toBe('SIGKILL');
+  expect(c.output()).not.toContain('finished');
+}
+
 /** The task logs of the session, by file name. */
 function taskLogs(dir: string): string[] {
   return readdirSync(join(dir, '.a3s', 'effect-log'))
@@ -69,12 +84,8 @@ async function resumed(dir: string, marks: string, turns: unknown[], o: ResumeOp
 describe('delegation and nested calls across a crash', () => {
   it('parallel_task killed in branch b: branch a is reported from its log, branch b is continued', async () => {
     const { dir, marks } = world();
-    const c = child('task-crash-child.mjs', [dir, marks, 'parallel']);
     // Asked four times: the parent, branch a twice, then branch b's slow first turn.
-    await c.line('requests=4');
-    c.p.kill('SIGKILL');
-    await c.exited;
-    expect(c.output()).not.toContain('finished');
+    await killed('parallel', dir, marks, 'requests=4');
     expect(marksOf(marks)).toEqual(['child a']);
     const before = taskLogs(dir);
     expect(before).toHaveLength(2);
@@ -100,10 +111,7 @@ describe('delegation and nested calls across a crash', () => {
 
   it('task killed after its sub-agent ended, before the run recorded it: the outcome comes from the log', async () => {
     const { dir, marks } = world();
-    const c = child('task-crash-child.mjs', [dir, marks, 'task']);
-    await c.exited;
-    expect(c.p.signalCode).toBe('SIGKILL');
-    expect(c.output()).not.toContain('finished');
+    await killed('task', dir, marks);
     expect(marksOf(marks)).toEqual(['child a']);
     const { r, model, output } = await resumed(dir, marks, [{ text: 'parent done' }], { hooked: true });
     expect(r).toMatchObject({ status: 'completed', text: 'parent done' });
@@ -116,9 +124,7 @@ describe('delegation and nested calls across a crash', () => {
 
   it('a task nested in a batch is found again by its place in the batch', async () => {
     const { dir, marks } = world();
-    const c = child('task-crash-child.mjs', [dir, marks, 'batch']);
-    await c.exited;
-    expect(c.p.signalCode).toBe('SIGKILL');
+    await killed('batch', dir, marks);
     expect(marksOf(marks)).toEqual(['child a']);
     // The batch's interrupted attempt may have done more than its task: the gate would ask for a check.
     const { model, output } = await resumed(dir, marks, [{ text: 'parent done' }], {
@@ -134,9 +140,7 @@ describe('delegation and nested calls across a crash', () => {
   for (const mode of ['batch', 'program'] as const)
     it(`a ${mode} killed after its second of three writes: the first is recovered, not made again`, async () => {
       const { dir, marks } = world();
-      const c = child('task-crash-child.mjs', [dir, marks, `journal-${mode}`]);
-      await c.exited;
-      expect(c.p.signalCode).toBe('SIGKILL');
+      await killed(`journal-${mode}`, dir, marks);
       expect(marksOf(marks)).toEqual(['child a', 'child b']);
       const { model, output, session } = await resumed(dir, marks, [{ text: 'marked' }], {
         hooked: true,
@@ -156,9 +160,7 @@ describe('delegation and nested calls across a crash', () => {
 
   it('a verify killed after its second check runs every check again: a check reports the workspace as it is now', async () => {
     const { dir, marks } = world();
-    const c = child('task-crash-child.mjs', [dir, marks, 'journal-verify']);
-    await c.exited;
-    expect(c.p.signalCode).toBe('SIGKILL');
+    await killed('journal-verify', dir, marks);
     expect(marksOf(marks)).toEqual(['child check1', 'child check2']);
     const { model, session } = await resumed(dir, marks, [{ text: 'verified' }], {
       hooked: true,
@@ -173,10 +175,7 @@ describe('delegation and nested calls across a crash', () => {
 
   it('a background task of a process that died is taken up by task_result: continued from its log, not started again', async () => {
     const { dir, marks } = world();
-    const c = child('task-crash-child.mjs', [dir, marks, 'background']);
-    await c.line('child-requests=2');
-    c.p.kill('SIGKILL');
-    await c.exited;
+    await killed('background', dir, marks, 'child-requests=2');
     expect(marksOf(marks)).toEqual(['child bg1']);
     // The parent's resumed turn asks for the task's result; the child's resumed turn answers.
     const { r, model, childModel, session } = await resumed(
