@@ -56,10 +56,12 @@ interface ResumeOptions {
   readonly tier?: 'read' | 'write';
   /** Turns of the `worker` sub-agent's own model. */
   readonly childTurns?: unknown[];
+  /** A new prompt instead of `resumeRun` (it supersedes the run the crash left open). */
+  readonly fresh?: boolean;
 }
 
 async function resumed(dir: string, marks: string, turns: unknown[], o: ResumeOptions = {}) {
-  const { hooked = false, noContinuation = false, tier = 'read', childTurns = [] } = o;
+  const { hooked = false, noContinuation = false, tier = 'read', childTurns = [], fresh = false } = o;
   const childModel = new ScriptedLlmClient(childTurns as never);
   const model = new ScriptedLlmClient(turns as never);
   const post = [{ name: 'kill-after', after: () => undefined }];
@@ -74,10 +76,13 @@ async function resumed(dir: string, marks: string, turns: unknown[], o: ResumeOp
   });
   const session = await agent.session(dir, { sessionId: 'task-crash' });
   sessions.push(session);
-  const r = await session.resumeRun().catch((e: unknown) => e);
-  const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
+  const r = await (fresh ? session.send('again') : session.resumeRun()).catch((e: unknown) => e);
+  const result = session.store.log.facts.find((f) => f.type === 'tool.result')?.payload as
+    | { output: string }
+    | undefined;
   // A task's result is JSON; a program's is what it returned.
-  const output = result.output.startsWith('{') ? (JSON.parse(result.output) as Record<string, unknown>) : result.output;
+  const text = result?.output ?? '';
+  const output = text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : text;
   return { r, model, childModel, session, output };
 }
 
@@ -224,4 +229,61 @@ describe('delegation and nested calls across a crash', () => {
       "task_result: args.task_id: no background task 'task-7'; known: (none)",
     ]);
   });
+
+  it('concurrent writes whose order differs in the re-run are each recovered, not made again', async () => {
+    const { dir, marks } = world();
+    await killed('journal-reorder', dir, marks);
+    expect(marksOf(marks)).toEqual(['child a', 'child b', 'child c']);
+    await resumed(dir, marks, [{ text: 'marked' }], { hooked: true, noContinuation: true, tier: 'write' });
+    // The re-run marks b before a (peek says 3): both are recovered by what they are, not by when.
+    expect(marksOf(marks)).toEqual(['child a', 'child b', 'child c', 'parent c']);
+  }, 60_000);
+
+  it('a program that asks for another task in its re-run gets a new sub-agent, never the earlier one', async () => {
+    const { dir, marks } = world();
+    await killed('journal-nondet', dir, marks, 'child-requests=2');
+    expect(marksOf(marks)).toEqual(['child job']);
+    const { childModel, output } = await resumed(dir, marks, [{ text: 'done' }], {
+      hooked: true,
+      noContinuation: true,
+      tier: 'write',
+      childTurns: [{ text: 'child answered' }],
+    });
+    // The first attempt asked for 'do job 0'; the re-run asks for 'do job 1', a new task.
+    expect(childModel.requests).toHaveLength(1);
+    expect(JSON.stringify(childModel.requests[0]!.messages)).toContain('do job 1');
+    expect(JSON.stringify(output)).toContain('child answered');
+    expect(taskLogs(dir)).toHaveLength(2);
+  }, 60_000);
+
+  it('a background task cut off in a run that a new prompt superseded is reported interrupted, not continued by the new run', async () => {
+    const { dir, marks } = world();
+    await killed('background', dir, marks, 'child-requests=2');
+    const { childModel, session } = await resumed(
+      dir,
+      marks,
+      [{ tool_calls: [{ id: 'tr', name: 'task_result', args: { task_id: 'task-1' } }] }, { text: 'noted' }],
+      { childTurns: [{ text: 'bg done' }], noContinuation: true, fresh: true },
+    );
+    expect(childModel.requests).toHaveLength(0);
+    expect(marksOf(marks)).toEqual(['child bg1']);
+    const taskResult = session.store.log.facts.find(
+      (f) => f.type === 'tool.result' && (f.payload as { name: string }).name === 'task_result',
+    )!.payload as { output: string };
+    expect(JSON.parse(taskResult.output)).toMatchObject({ status: 'failed', error: { code: 'TASK_INTERRUPTED' } });
+  }, 60_000);
+
+  it('a run a new prompt superseded leaves no journal behind', async () => {
+    const { dir, marks } = world();
+    await killed('journal-batch', dir, marks);
+    const thread = join(dir, '.a3s', 'call-journal', 'task-crash');
+    expect(readdirSync(thread)).toHaveLength(1);
+    await resumed(dir, marks, [{ text: 'new work' }], {
+      hooked: true,
+      noContinuation: true,
+      tier: 'write',
+      fresh: true,
+    });
+    expect(readdirSync(thread)).toEqual([]);
+  }, 60_000);
 });

@@ -8,6 +8,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { sync, type Fact, type Folder } from '@a3s-code/effect';
 import type { FactStore } from '../store/fact-store.js';
+import type { JsonValue } from '../tools/json-schema.js';
 
 /** The calling tool call a child records in its `run.started` fact (`delegated_by`). */
 export interface DelegatedBy {
@@ -69,10 +70,32 @@ export function findDelegated(
   return undefined;
 }
 
+/**
+ * The `run.started` fields of a task's child: the call that started it, when a run's model made
+ * it (`delegated_by`: the run, and the call's place `callKey`), and its task (`task`: agent,
+ * description and, in the background, that it runs there and the run that started it), so a
+ * later process can find it and take it up.
+ */
+export function taskRecord(
+  runId: string,
+  callKey: string | undefined,
+  request: { readonly agent: { readonly name: string }; readonly description: string },
+  background: boolean,
+): Readonly<Record<string, JsonValue>> {
+  const task = {
+    agent: request.agent.name,
+    description: request.description,
+    ...(background ? { background, run_id: runId } : {}),
+  };
+  return callKey === undefined ? { task } : { delegated_by: { run_id: runId, call: callKey }, task };
+}
+
 /** What a background task's child records of its task in its `run.started` fact (`task`). */
 export interface RecordedTask {
   readonly agent: string;
   readonly description: string;
+  /** The run that started it. */
+  readonly run_id: string;
 }
 
 /**
@@ -84,11 +107,14 @@ export interface RecordedTask {
 export function recordedBackgroundTask(path: string): RecordedTask | undefined {
   const line = firstLine(path);
   if (!line.includes('"run.started"')) return undefined;
-  const m = /"task":(\{"agent":"(?:[^"\\]|\\.)*","description":"(?:[^"\\]|\\.)*","background":true\})/.exec(line);
+  const m =
+    /"task":(\{"agent":"(?:[^"\\]|\\.)*","description":"(?:[^"\\]|\\.)*","background":true,"run_id":"(?:[^"\\]|\\.)*"\})/.exec(
+      line,
+    );
   if (m === null) return undefined;
   try {
-    const t = JSON.parse(m[1]!) as { agent: string; description: string };
-    return { agent: t.agent, description: t.description };
+    const t = JSON.parse(m[1]!) as RecordedTask;
+    return { agent: t.agent, description: t.description, run_id: t.run_id };
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@
  * reported on the parent's event sink. A child always starts from the `agent` source.
  */
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { A3sError, createHarness, Folder } from '@a3s-code/effect';
 import type { AttachmentInput } from '../attachments/attachment-input.js';
@@ -13,6 +14,7 @@ import type { ResolvedSessionConfig } from '../session/resolved-session-config.j
 import type { EventSink } from '../events/agent-event.js';
 import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
 import { SessionGate } from '../gate/session-gate.js';
+import { UNKNOWN_PATH } from '../gate/change-record.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
@@ -130,9 +132,10 @@ export interface RunChildOptions {
   readonly attachmentsFrom?: WorkspaceServices;
   /**
    * The thread holds the child an interrupted attempt of the calling call started: its open run
-   * is continued, an ended one's outcome is read from its log; only a thread with no run starts one.
+   * is continued, an ended one's outcome is read from its log; only a thread with no run starts
+   * one. `'report'`: an open run is not continued but reported failed (`TASK_INTERRUPTED`).
    */
-  readonly resume?: boolean;
+  readonly resume?: boolean | 'report';
 }
 
 /** The progress of a child, from one of its events (the fields of `subagent_progress` after `task_id` and `agent`). */
@@ -243,7 +246,30 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       ...(request.outputSchema ? [outputSchemaInstruction(request.outputSchema)] : []),
     ];
     // The child an interrupted attempt of the calling call started: continued, or its end reported.
-    const found = options.resume === true ? childLogState(store, folder) : ({ kind: 'new' } as const);
+    const found =
+      options.resume === undefined || options.resume === false
+        ? ({ kind: 'new' } as const)
+        : childLogState(store, folder);
+    if (found.kind === 'open' && options.resume === 'report') {
+      runId = found.runId;
+      const error = {
+        code: 'TASK_INTERRUPTED',
+        message: `the sub-agent was cut off when the process running it stopped; only the run that started it continues it (resumed with resumeRun)`,
+      };
+      // What it changed before it was cut off: its log's changes, and what its last step may have done.
+      const cutOff = { path: UNKNOWN_PATH, digest_after: `unknown:interrupted:${ids.thread}#${randomUUID()}` };
+      const changes = [...changesOf(gate.ledger(found.runId)), cutOff];
+      const outcome: TaskOutcome = {
+        ...base,
+        ...empty,
+        run_id: found.runId,
+        changes,
+        text: '',
+        status: 'failed',
+        error,
+      };
+      return finish(announce, store, outcome);
+    }
     if (found.kind === 'ended') {
       runId = found.runId;
       const facts = store.log.facts;

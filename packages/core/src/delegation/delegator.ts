@@ -14,7 +14,7 @@ import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { DelegationSettings } from './delegation-options.js';
 import { childGovernance } from './child-governance.js';
-import { findDelegated, recordedBackgroundTask } from './child-resume.js';
+import { findDelegated, recordedBackgroundTask, taskRecord } from './child-resume.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import { runChild, type ChildAnnouncer, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
@@ -44,27 +44,14 @@ export interface TaskOrigin {
   readonly attempt?: { readonly key: string; readonly interrupted: boolean };
 }
 
-/** A task's id and thread; `resume` when the thread holds the child an interrupted attempt of the calling call started. */
+/**
+ * A task's id and thread; `resume` when the thread holds a child started before (by an
+ * interrupted attempt of the calling call: continued; `'report'`: only its end is reported).
+ */
 export interface TaskIds {
   readonly taskId: string;
   readonly thread: string;
-  readonly resume?: boolean;
-}
-
-/**
- * The `run.started` fields of a task's child: the call that started it, when a run's model made
- * it (`delegated_by`), and its task (`task`: agent, description, and whether it runs in the
- * background), so a later process can find it and take it up.
- */
-function delegatedBy(
-  origin: TaskOrigin,
-  request: TaskRequest,
-  background: boolean,
-): Readonly<Record<string, JsonValue>> {
-  const task = { agent: request.agent.name, description: request.description, ...(background ? { background } : {}) };
-  return origin.attempt === undefined
-    ? { task }
-    : { delegated_by: { run_id: origin.runId, call: origin.attempt.key }, task };
+  readonly resume?: boolean | 'report';
 }
 
 /** How a background worker run differs from a task: its announcements, its log record, its governance. */
@@ -207,8 +194,8 @@ export class Delegator {
       host: this.#host,
       request,
       ids,
-      ...(ids.resume === true ? { resume: true } : {}),
-      runStarted: delegatedBy(origin, request, false),
+      ...(ids.resume === undefined ? {} : { resume: ids.resume }),
+      runStarted: taskRecord(origin.runId, origin.attempt?.key, request, false),
       ...childScope(origin, request, ids.taskId),
       ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: origin.events,
@@ -225,8 +212,8 @@ export class Delegator {
       host: this.#host,
       request,
       ids,
-      ...(ids.resume === true ? { resume: true } : {}),
-      runStarted: delegatedBy(origin, request, true),
+      ...(ids.resume === undefined ? {} : { resume: ids.resume }),
+      runStarted: taskRecord(origin.runId, origin.attempt?.key, request, true),
       ...childScope(origin, request, ids.taskId),
       ...(origin.attachmentsFrom === undefined ? {} : { attachmentsFrom: origin.attachmentsFrom }),
       parentEvents: origin.events,
@@ -285,8 +272,9 @@ export class Delegator {
 
   /**
    * Takes up background task `taskId` of an earlier process of this session, from its log on
-   * disk: a run that ended is reported from its log, a run the process left cut off is continued
-   * in the background (under `origin`, the caller asking for it). True when the task is known
+   * disk: a run that ended is reported from its log; a run the process left cut off is continued
+   * in the background when `origin` is the run that started it (resumed), else reported failed
+   * (`TASK_INTERRUPTED`): another run's governance is not the one the task started under. True when the task is known
    * (now or already); false when no background task of that id is on disk, or its agent is gone.
    */
   adopt(taskId: string, origin: TaskOrigin): boolean {
@@ -297,7 +285,9 @@ export class Delegator {
     const agent = recorded === undefined ? undefined : this.agents.get(recorded.agent);
     if (recorded === undefined || agent === undefined) return false;
     const request: TaskRequest = { agent, description: recorded.description, prompt: '' };
-    this.#keep(taskId, agent.name, this.#runBackground(request, origin, { taskId, thread, resume: true }));
+    // Only the run that started it continues it, under that run's governance; any other run sees how it ended.
+    const resume = recorded.run_id === origin.runId ? true : 'report';
+    this.#keep(taskId, agent.name, this.#runBackground(request, origin, { taskId, thread, resume }));
     return true;
   }
 

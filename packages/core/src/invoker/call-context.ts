@@ -21,8 +21,8 @@ interface CallBinding {
 
 /**
  * Where a model call stands in its run's log, the same in every attempt of it: the key of its
- * `tool` transition (`tool:<turn>:<cycle>:<call_id>`), with `>` and the number of each call it is
- * nested in after that; and whether the call is the re-run of an attempt a crash may have
+ * `tool` transition (`tool:<turn>:<cycle>:<call_id>`), then `>` and its place among its parent's
+ * calls for each level it is nested at (see `NestedPlaces`); and whether the call is the re-run of an attempt a crash may have
  * interrupted (the process died while it ran, before its result was recorded).
  */
 export interface CallAttempt {

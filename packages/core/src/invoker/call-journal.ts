@@ -36,7 +36,7 @@ export function hasFreshNestedCalls(tool: object): boolean {
 
 /** One journaled nested call. */
 export interface JournalEntry {
-  /** The nested call's place (see `CallAttempt.key`). */
+  /** The nested call's place (see `CallAttempt.key` and {@link NestedPlaces}). */
   readonly key: string;
   readonly name: string;
   /** sha256 of the call's arguments as JSON. */
@@ -67,6 +67,24 @@ function argsDigest(args: unknown): string {
     return digest(JSON.stringify(args) ?? 'undefined');
   } catch {
     return 'unserializable';
+  }
+}
+
+/**
+ * Where a nested call stands among its parent's calls, the same whatever order they are made in:
+ * its tool, a digest of its arguments, and how many calls of the same tool with the same
+ * arguments the parent made before it (`<tool>:<digest>#<k>`). Concurrent calls whose order
+ * depends on timing keep their places; a call with other arguments has another place.
+ */
+export class NestedPlaces {
+  readonly #seen = new Map<string, number>();
+
+  /** The place of the parent's next call of `name` with `args`. */
+  next(name: string, args: unknown): string {
+    const call = `${name}:${argsDigest(args).slice(0, 32)}`;
+    const k = this.#seen.get(call) ?? 0;
+    this.#seen.set(call, k + 1);
+    return `${call}#${k}`;
   }
 }
 

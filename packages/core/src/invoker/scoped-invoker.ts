@@ -18,7 +18,7 @@ import type {
   ToolInvocationResult,
 } from './invocation-types.js';
 import type { CallAttempt } from './call-context.js';
-import { hasFreshNestedCalls } from './call-journal.js';
+import { hasFreshNestedCalls, NestedPlaces } from './call-journal.js';
 import { isModelSide, toolSetOf, type CallFrame, type Kernel } from './kernel.js';
 import { CallSignal } from './call-signal.js';
 import { callCapabilities } from './call-capabilities.js';
@@ -87,8 +87,9 @@ function build(
   };
   // The checks of a tool such as `verify` run again in a re-run: no journal answers them.
   const fresh = hasFreshNestedCalls(parentTool);
-  const nestedAttempt = (a: CallAttempt): CallAttempt => {
-    const key = `${a.key}>${state.n}`;
+  const places = parent.attempt === undefined ? undefined : new NestedPlaces();
+  const nestedAttempt = (a: CallAttempt, name: string, args: unknown): CallAttempt => {
+    const key = `${a.key}>${places!.next(name, args)}`;
     return fresh ? { key, interrupted: a.interrupted } : { ...a, key };
   };
   return Object.freeze({
@@ -102,9 +103,9 @@ function build(
         return Promise.resolve(run.failedResult(k, { id, name: String(name), source }, 'cancelled', error, k.clock()));
       }
       const ruled = heldTo(frame, parentTool.name, options?.allowedTools);
-      // A nested call stands where its parent does, then at its own number among the parent's calls.
+      // A nested call stands where its parent does, then at its own place among the parent's calls.
       const held: CallFrame =
-        parent.attempt === undefined ? ruled : { ...ruled, attempt: nestedAttempt(parent.attempt) };
+        parent.attempt === undefined ? ruled : { ...ruled, attempt: nestedAttempt(parent.attempt, String(name), args) };
       const extra = options?.signal;
       if (extra === undefined) return run.runCall(k, held, { id, name, args });
       // The caller's own deadline (a program's timeout) ends this child too, never less than the parent's.

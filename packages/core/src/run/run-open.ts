@@ -15,6 +15,7 @@ import type { AttachmentInput } from '../attachments/attachment-input.js';
 import { prepareAttachments } from '../attachments/prepare-attachments.js';
 import { restoreHistoryArtifacts } from '../attachments/restore-artifacts.js';
 import { checkPrompt, type ExecuteRunOptions } from './run-request.js';
+import { discardCallJournals } from '../invoker/call-journal.js';
 
 /** The tools the model is offered under a scope's generation (what `run.started` records). */
 export function offeredTools(options: ExecuteRunOptions, scope: CapabilityScope | undefined) {
@@ -87,6 +88,8 @@ export async function supersedeOpenRun(
     ],
     null,
   );
+  // The superseded run ended: none of its calls will run again, so their journals go.
+  discardCallJournals(options.store, previous.run_id);
   return previous.run_id;
 }
 
