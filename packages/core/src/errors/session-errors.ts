@@ -123,8 +123,10 @@ export type NothingToResumeReason = 'unknown' | 'ended' | 'no_run';
 
 /**
  * `resumeRun` cannot continue: the base of every resume refusal, so one `catch` (or one
- * `instanceof ResumeError`) handles them all. What is thrown today is its subclass
- * {@link NothingToResumeError} (`NOTHING_TO_RESUME`); `RESUME_UNAVAILABLE` is this class's own code.
+ * `instanceof ResumeError`) handles them all: its subclass {@link NothingToResumeError}
+ * (`NOTHING_TO_RESUME`), and this class with code `SKILL_RECORD_UNREADABLE` (the run's log records a
+ * Skill restriction that cannot be read back; `details` name the fact). `RESUME_UNAVAILABLE` is
+ * this class's own code.
  */
 export class ResumeError extends A3sError {
   static {

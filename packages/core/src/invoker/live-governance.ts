@@ -6,7 +6,7 @@
  * current governance), and sub-agents started in that turn are subtasks of the turn. Core-internal.
  */
 import type { CapabilityScope } from '../catalog/capability-scope.js';
-import type { GovernanceSnapshot } from './governance.js';
+import type { GovernanceSnapshot, SkillRestriction } from './governance.js';
 import type { InvocationContext } from './invocation-context.js';
 
 interface LiveCell {
@@ -16,6 +16,8 @@ interface LiveCell {
   /** The scope calls work in now: the current turn's, or the run's before the first turn. */
   scope: CapabilityScope | undefined;
   turn: number | undefined;
+  /** The Skill restrictions applied in this process, in the order applied. */
+  readonly skills: SkillRestriction[];
 }
 
 const cells = new WeakMap<InvocationContext, LiveCell>();
@@ -25,7 +27,13 @@ export function createLiveInvocation(
   base: Omit<InvocationContext, 'governance'>,
   governance: GovernanceSnapshot,
 ): InvocationContext {
-  const cell: LiveCell = { current: governance, run: base.capabilities, scope: base.capabilities, turn: undefined };
+  const cell: LiveCell = {
+    current: governance,
+    run: base.capabilities,
+    scope: base.capabilities,
+    turn: undefined,
+    skills: [],
+  };
   const context = {
     runId: base.runId,
     sessionId: base.sessionId,
@@ -45,17 +53,30 @@ export function createLiveInvocation(
 
 /**
  * Replaces the governance of a live run with `narrow(current)`. Returns false when `context` is
- * not a live run context (a host-direct call), in which case nothing changes.
+ * not a live run context (a host-direct call), in which case nothing changes. `skill`: the Skill
+ * restriction this narrowing applies, listed by {@link appliedSkills} so the run's log can record
+ * it (a resumed run applies it again).
  */
 export function narrowLiveGovernance(
   context: InvocationContext,
   narrow: (current: GovernanceSnapshot) => GovernanceSnapshot,
+  skill?: SkillRestriction,
 ): boolean {
   const cell = cells.get(context);
   if (cell === undefined) return false;
   cell.current = Object.freeze(narrow(cell.current));
+  if (skill !== undefined)
+    cell.skills.push(Object.freeze({ name: skill.name, allowedTools: Object.freeze([...skill.allowedTools]) }));
   if (cell.turn !== undefined) cell.scope = turnScope(cell, cell.turn);
   return true;
+}
+
+/**
+ * The Skill restrictions applied to a live run's governance in this process, in the order applied
+ * (empty for a context that is not a live run's).
+ */
+export function appliedSkills(context: InvocationContext): readonly SkillRestriction[] {
+  return [...(cells.get(context)?.skills ?? [])];
 }
 
 /** The scope of turn `turn`; the run's own when the run's governance is not one its scope can narrow to. */

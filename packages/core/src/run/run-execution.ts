@@ -15,6 +15,7 @@ import { admitRun, loadResumeCheckpoint, releaseAfterSettling } from './run-bind
 import { attachmentStoreFor } from '../attachments/attachment-store.js';
 import { discardCallJournals } from '../invoker/call-journal.js';
 import { openPrompt, openResume } from './run-open.js';
+import { withRecordedSkills } from '../skills/skill-replay.js';
 import type { ExecuteRunOptions } from './run-request.js';
 
 export { promptRequest, type ExecuteRunOptions, type RunRequest } from './run-request.js';
@@ -46,11 +47,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     throw NothingToResumeError.inLog(options.store.log, folded.run_id, null);
   const runId = resumeId ?? newRunId();
   // The run's tool-call budget, when one is configured: a resume goes on from the calls already made.
-  const governance = withRunToolBudget(
+  const budgeted = withRunToolBudget(
     config.governance,
     config.toolCallBudget,
     resumeId === null ? undefined : { facts: options.store.log.facts, runId },
   );
+  // A resumed run is held to every Skill restriction its log records, in order (never wider).
+  const governance = resumeId === null ? budgeted : withRecordedSkills(budgeted, options.store.log.facts, runId);
   // The run's capabilities are settled before it is admitted: a drifted resume is refused here.
   const loading =
     options.request.kind === 'resume'

@@ -6,6 +6,8 @@
 import { drafts, type FactDraft, type PendingCall } from '@a3s-code/effect';
 import { markCallKey } from '../invoker/call-context.js';
 import { callJournalFor } from '../invoker/call-journal.js';
+import { appliedSkills } from '../invoker/live-governance.js';
+import { recordSkillsApplied } from '../skills/skill-replay.js';
 import type { RunEnv } from './run-env.js';
 import { recordToolCallsUsed } from './run-tool-budget.js';
 
@@ -24,6 +26,8 @@ export async function runTool(
   env.stats.toolCalls++;
   const request = { id: call.id, name: call.name, args: call.args };
   markCallKey(request, key, callJournalFor(env.store, env.runId, key));
+  // Calls run one at a time: the Skill restrictions applied while this one ran are its own.
+  const skillsBefore = appliedSkills(env.invocation).length;
   const result = await env.invoker.invoke(request, env.invocation, 'agent', {
     ...(call.needs_confirmation ? { preconfirmed: { approved: true } } : {}),
     ...(interrupted ? { interrupted: true } : {}),
@@ -34,6 +38,7 @@ export async function runTool(
   if (result.errorKind !== undefined) metadata.error_kind = result.errorKind;
   if (result.permission !== undefined) metadata.permission = result.permission;
   recordToolCallsUsed(metadata, env.invocation.governance);
+  recordSkillsApplied(metadata, appliedSkills(env.invocation).slice(skillsBefore));
   return [
     drafts.toolResult(pending, {
       ok: result.ok,

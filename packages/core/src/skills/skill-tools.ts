@@ -6,7 +6,7 @@
  */
 import type { Zod } from '../tools/zod-loader.js';
 import { invocationContextOf } from '../invoker/call-context.js';
-import type { GovernanceSnapshot } from '../invoker/governance.js';
+import type { GovernanceSnapshot, SkillRestriction } from '../invoker/governance.js';
 import { narrowLiveGovernance } from '../invoker/live-governance.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/tool.js';
@@ -22,8 +22,14 @@ const searchInput = (z: Zod) =>
 const skillInput = (z: Zod) =>
   z.strictObject({ name: z.string().min(1).describe('Exact skill name from search_skills.') });
 
-/** The governance after activating `skill`: earlier skills stay in force as restrictions. */
-export function withSkill(g: GovernanceSnapshot, skill: SkillDefinition): GovernanceSnapshot {
+/**
+ * The governance after activating `skill` (a skill, or a Skill restriction a run's log recorded):
+ * earlier skills stay in force as restrictions.
+ */
+export function withSkill(
+  g: GovernanceSnapshot,
+  skill: Pick<SkillDefinition, 'name' | 'allowedTools'> | SkillRestriction,
+): GovernanceSnapshot {
   if (skill.allowedTools === undefined) return g;
   const previous = g.skill === undefined ? [] : [{ name: `skill:${g.skill.name}`, allowedTools: g.skill.allowedTools }];
   return {
@@ -82,7 +88,9 @@ export function createSkillTools(skills: ReadonlyMap<string, SkillDefinition>): 
         };
       }
       const context = invocationContextOf(ctx);
-      const active = context !== undefined && narrowLiveGovernance(context, (g) => withSkill(g, skill));
+      const applied =
+        skill.allowedTools === undefined ? undefined : { name: skill.name, allowedTools: skill.allowedTools };
+      const active = context !== undefined && narrowLiveGovernance(context, (g) => withSkill(g, skill), applied);
       const restriction = skill.allowedTools
         ? `\n\n[Tool restriction for the rest of this run: ${skill.allowedTools.join(', ')}]`
         : '';
