@@ -7,6 +7,9 @@
  * the CLI lets a config file do any of that, the person says
  * they trust the folder: once, with `--trust-workspace`, remembered per folder and per content of
  * its config file (a changed file asks again). A config file that does none of it needs no trust.
+ * The folder's agent files (`.a3s/agents/*.md`) that name their own model need the same trust (a
+ * delegation to one calls that model with your key), and their content is part of what is
+ * remembered.
  * The record is `trusted-workspaces.json` in `$A3S_HOME` (default `~/.a3s`). What needs trust is
  * the SDK's `trustNeeds`; an agent the CLI creates after this check passed is told to use the file
  * (`workspaceConfig: true`).
@@ -23,9 +26,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { findConfigFile, loadCodeConfig } from '@a3s-code/core';
-import { parseMcpServers, trustNeeds, WorkspaceUntrustedError } from '@a3s-code/sdk';
+import { basename, dirname, join } from 'node:path';
+import { findConfigFile, loadCodeConfig, WORKSPACE_AGENT_DIR } from '@a3s-code/core';
+import {
+  type FolderAgentNeed,
+  folderAgentNeeds,
+  parseMcpServers,
+  trustNeeds,
+  WorkspaceUntrustedError,
+} from '@a3s-code/sdk';
 import { UsageError } from './errors.js';
 
 type Obj = Record<string, unknown>;
@@ -64,12 +73,13 @@ function readRecord(path: string): { readonly record: TrustRecord; readonly prob
 }
 
 /**
- * Refuses (a `UsageError`, exit 2) to go on in `workspace` when its config file needs trust that
+ * Refuses (a `UsageError`, exit 2) to go on in `workspace` when its config file, or one of its
+ * agent files naming its own model (`.a3s/agents/*.md`, see `folderAgentNeeds`), needs trust that
  * was not given: `trust` (`--trust-workspace`), or a yes to `ask` where someone can answer, gives
- * it and records it. Returns at once when the folder has no config file or the file needs none.
+ * it and records it. Returns at once when nothing in the folder needs trust.
  * `uses`, when given, are the only top-level keys of the file the command acts on (`a3s tools`
  * starts MCP servers and lists agents and skills, but calls no model): what the other keys would
- * do needs no trust for it.
+ * do needs no trust for it, nor do the agent files' models.
  */
 export async function checkWorkspaceTrust(
   workspace: string,
@@ -80,21 +90,25 @@ export async function checkWorkspaceTrust(
   uses?: readonly string[],
 ): Promise<void> {
   const file = await findConfigFile(workspace);
-  if (file === undefined) return;
-  // A config file with a mistake is reported as such (naming the key, line and column) first.
-  const loaded = await loadCodeConfig(file);
-  parseMcpServers(loaded.mcpServers);
-  const chosen = {
-    ...(modelFlag === undefined ? {} : { flag: modelFlag }),
-    ...(env.A3S_MODEL ? { env: env.A3S_MODEL } : {}),
-  };
-  const used =
-    uses === undefined ? loaded : Object.fromEntries(Object.entries(loaded).filter(([k]) => uses.includes(k)));
-  const needs = trustNeeds(used, chosen);
-  if (needs.length === 0) return;
+  let needs: string[] = [];
+  if (file !== undefined) {
+    // A config file with a mistake is reported as such (naming the key, line and column) first.
+    const loaded = await loadCodeConfig(file);
+    parseMcpServers(loaded.mcpServers);
+    const chosen = {
+      ...(modelFlag === undefined ? {} : { flag: modelFlag }),
+      ...(env.A3S_MODEL ? { env: env.A3S_MODEL } : {}),
+    };
+    const used =
+      uses === undefined ? loaded : Object.fromEntries(Object.entries(loaded).filter(([k]) => uses.includes(k)));
+    needs = trustNeeds(used, chosen);
+  }
+  // Their only need is the model they name: a command acting on fewer keys than a session calls no model.
+  const agents = uses === undefined ? folderAgentNeeds(workspace) : [];
+  if (needs.length === 0 && agents.length === 0) return;
   const folder = realpathSync(workspace);
-  // Trust is for this content of the file: a changed file asks again.
-  const digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+  // Trust is for this content of the files: a changed one asks again.
+  const digest = trustDigest(file, agents);
   const path = recordPath(env);
   const { record, problem } = readRecord(path);
   // A record that cannot be read trusts nothing, and is never written over: it holds other folders' trust.
@@ -104,16 +118,33 @@ export async function checkWorkspaceTrust(
       : `\n(the trust record ${path} ${problem}, so no folder is trusted until it is mended or moved aside)`;
   if (record.workspaces[folder]?.config_sha256 === digest) return;
   const changed = record.workspaces[folder] === undefined ? '' : ' (it changed since you trusted this folder)';
-  const what = `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}`;
+  const subject = [
+    ...(needs.length > 0 && file !== undefined ? [file] : []),
+    ...(agents.length > 0 ? [`the agent files in ${join(folder, WORKSPACE_AGENT_DIR)}`] : []),
+  ].join(' and ');
+  const lines = [...needs, ...agents.map((a) => a.need)];
+  const what = `${subject}${changed} would:\n${lines.map((n) => `  - ${n}`).join('\n')}`;
   if (!trust && ask !== undefined) {
     if (!(await ask(`${what}${damaged}`)))
-      throw new WorkspaceUntrustedError(`${file}: not trusted, so nothing was started; it was not used`);
+      throw new WorkspaceUntrustedError(`${subject}: not trusted, so nothing was started; not used`);
   } else if (!trust) {
     throw new WorkspaceUntrustedError(
-      `${what}\nRead it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.${damaged}`,
+      `${what}\nRead ${lines.length > 1 ? 'them' : 'it'}; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until these files change.${damaged}`,
     );
   }
   writeTrust(folder, digest, path, record, problem);
+}
+
+/**
+ * The digest a folder's trust is recorded with: the sha256 of its config file, and, when agent
+ * files need trust too, of each of them (name and content) after it, so that a changed, added or
+ * removed one asks again. A folder with only a config file keeps the digest of that file alone.
+ */
+function trustDigest(file: string | undefined, agents: readonly FolderAgentNeed[]): string {
+  const hash = createHash('sha256');
+  if (file !== undefined) hash.update(readFileSync(file));
+  for (const a of agents) hash.update(`\0${basename(a.file)}\0`).update(readFileSync(a.file));
+  return hash.digest('hex');
 }
 
 /**

@@ -509,6 +509,8 @@ export {
   type WorkerPort,
   type WorkerRun,
   type WorkerRunSpec,
+  WORKSPACE_AGENT_DIR,
+  workspaceAgentDefinitions,
 } from './delegation/index.js';
 export {
   HookBlockedError,

@@ -5,8 +5,11 @@
  * `workspaceConfig: false`, then the agent's own configuration. Each distinct file gets one core
  * `Agent` and one agent-global MCP manager, built on first use and kept for the agent's life.
  * Unless the agent trusts the folders (`workspaceConfig: true`), a file that needs trust (see
- * {@link trustNeeds}) is refused before anything in it is built or started.
+ * {@link trustNeeds}) is refused before anything in it is built or started, and so is a session
+ * on a folder whose `.a3s/agents` files name their own model (see {@link folderAgentNeeds}), also
+ * with `workspaceConfig: false`.
  */
+import { join } from 'node:path';
 import {
   Agent as CoreAgent,
   findConfigFile,
@@ -14,12 +17,13 @@ import {
   mergeLayers,
   normalizeLayer,
   type CodeConfig,
+  WORKSPACE_AGENT_DIR,
 } from '@a3s-code/core';
 import type { McpManager } from '@a3s-code/mcp';
 import { providerModelResolver } from '@a3s-code/providers';
 import { AgentClosedError, WorkspaceUntrustedError } from './errors.js';
 import { startGlobalMcp, validateMcpServers } from './mcp.js';
-import { trustNeeds } from './workspace-trust-needs.js';
+import { type FolderAgentNeed, folderAgentNeeds, trustNeeds } from './workspace-trust-needs.js';
 
 /**
  * The SDK's defaults, below every other layer: sessions save to the file session store, and
@@ -86,9 +90,13 @@ export class AgentLayers {
   /**
    * The layer for a session on the workspace folder `root`; `AGENT_CLOSED` once {@link close} was
    * called; `WORKSPACE_UNTRUSTED` when the folder's file needs trust not given (`modelChosen`: the
-   * caller uses a model of its own, or none, so the file's `model` does not count).
+   * caller uses a model of its own, or none, so the file's `model` does not count), or, when
+   * `folderAgents` (the session may delegate), when one of the folder's `.a3s/agents` files names
+   * its own model and the agent does not trust the folders (`workspaceConfig: true`): whatever
+   * `workspaceConfig: false` leaves out, those files are not the config file, and core loads them
+   * for every session on the folder.
    */
-  async for(root: string, modelChosen: boolean): Promise<AgentLayer> {
+  async for(root: string, modelChosen: boolean, folderAgents = false): Promise<AgentLayer> {
     // A session racing `agent.close()` must not start the global MCP servers again.
     if (this.#closed) throw new AgentClosedError();
     const file = this.#mode === 'off' ? undefined : await findConfigFile(root);
@@ -103,9 +111,12 @@ export class AgentLayers {
       layer = building;
     }
     const built = await layer;
+    // Read for every session (never cached): a file changed since is weighed as it is now.
+    const agents = folderAgents && this.#mode !== 'trusted' ? folderAgentNeeds(root) : [];
     const modelNeeds = modelChosen || built.modelNeed === undefined ? [] : [built.modelNeed];
-    if (!('core' in built)) throw untrusted(built.file, [...modelNeeds, ...built.needs]);
-    if (built.file !== undefined && modelNeeds.length > 0) throw untrusted(built.file, modelNeeds);
+    if (!('core' in built)) throw untrusted(root, built.file, [...modelNeeds, ...built.needs], agents);
+    const fileNeeds = built.file === undefined ? [] : modelNeeds;
+    if (fileNeeds.length > 0 || agents.length > 0) throw untrusted(root, built.file, fileNeeds, agents);
     return built;
   }
 
@@ -164,11 +175,31 @@ export class AgentLayers {
   }
 }
 
-/** The refusal of the config file `file`, each of its `needs` on a line of its own. */
-function untrusted(file: string, needs: readonly string[]): WorkspaceUntrustedError {
-  return new WorkspaceUntrustedError(
-    `the workspace's config file ${file} needs the folder to be trusted; it would:\n${needs.map((n) => `  - ${n}`).join('\n')}\n` +
-      'Nothing in it was used or started. Read it: to use it (only for a folder you trust), pass `workspaceConfig: true` to Agent.create; to ignore it, pass `workspaceConfig: false`.',
-    { file, needs },
-  );
+/**
+ * The refusal of the config file `file` (its `needs`) and of the folder's agent files naming a
+ * model (`agents`), each need on a line of its own.
+ */
+function untrusted(
+  root: string,
+  file: string | undefined,
+  needs: readonly string[],
+  agents: readonly FolderAgentNeed[],
+): WorkspaceUntrustedError {
+  const list = (lines: readonly string[]) => lines.map((n) => `  - ${n}\n`).join('');
+  const agentLines = agents.map((a) => a.need);
+  const parts: string[] = [];
+  if (file !== undefined && needs.length > 0)
+    parts.push(
+      `the workspace's config file ${file} needs the folder to be trusted; it would:\n${list(needs)}` +
+        'Nothing in it was used or started. Read it: to use it (only for a folder you trust), pass `workspaceConfig: true` to Agent.create; to ignore it, pass `workspaceConfig: false`.',
+    );
+  if (agents.length > 0)
+    parts.push(
+      `the workspace's agent files (${join(root, WORKSPACE_AGENT_DIR)}) need the folder to be trusted; they would:\n${list(agentLines)}` +
+        "Nothing was started and no model was called. Read them: to use them (only for a folder you trust), pass `workspaceConfig: true` to Agent.create (which uses the folder's config file too); `workspaceConfig: false` does not make them trusted. Without their `model` line such agents use the session's model and need no trust.",
+    );
+  return new WorkspaceUntrustedError(parts.join('\n'), {
+    file: file !== undefined && needs.length > 0 ? file : (agents[0]?.file ?? root),
+    needs: [...needs, ...agentLines],
+  });
 }

@@ -117,7 +117,10 @@ export interface AgentConfig
    * nor the session names one, fails the session with `WorkspaceUntrustedError`
    * (`WORKSPACE_UNTRUSTED`) before anything in it runs. `true` merges the file whatever it does
    * (only for folders you trust); `false` ignores it. Always off for an agent created from a
-   * config path.
+   * config path. The folder's own agent files (`.a3s/agents/*.md`, loaded by every session there)
+   * that name a `model` need the same trust (see `folderAgentNeeds`): only `true` uses them; unset
+   * or `false` (which leaves out only the config file), a session there fails with
+   * `WORKSPACE_UNTRUSTED` before any model is called.
    */
   readonly workspaceConfig?: boolean;
 }
@@ -246,7 +249,8 @@ export class Agent {
    * (reuse `sessionId` to continue it) and `save()` writes `<dir>/.a3s/sessions/<thread>.json`.
    * @throws ModelNotConfiguredError when neither the options, the agent, the folder's config file nor
    *   `A3S_MODEL` name a model; WorkspaceUntrustedError when the folder's config file needs trust
-   *   and the agent's `workspaceConfig` is unset; SessionConfigurationError / McpConfigError for a bad option;
+   *   and the agent's `workspaceConfig` is unset, or one of its `.a3s/agents` files names a model
+   *   and `workspaceConfig` is not `true`; SessionConfigurationError / McpConfigError for a bad option;
    *   SessionInitializationError / FactLogLockedError when the log cannot be opened.
    */
   async session(dir: string, options?: SessionOptions): Promise<Session> {
@@ -329,7 +333,7 @@ export class Agent {
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     // Without a model (describeTools), or with the session's own, the file's model is not used.
-    const layer = await this.#layers.for(root, !needModel || spec !== undefined);
+    const layer = await this.#layers.for(root, !needModel || spec !== undefined, needModel);
     const model = needModel ? await this.#modelFor(layer, spec, rest.providers, rest.modelResolver) : undefined;
     const hostVibe = mergeVibe(checkedVibe(this.#config.vibe), checkedVibe(vibeSetting));
     const vibe = await sessionVibe(mergeVibe<ModelSpec>(layer.fileVibe, hostVibe), {

@@ -40,7 +40,10 @@ export class AgentClosedError extends A3sError {
  * is not trusted: the SDK's sessions throw it when the agent left `workspaceConfig` unset (the
  * message names the file, lists each need, and says to pass `workspaceConfig: true` for a folder
  * you trust or `false` to ignore the file); the CLI throws it when the person has not trusted the
- * folder (`--trust-workspace`). Nothing in the file was started or used.
+ * folder (`--trust-workspace`). Nothing in the file was started or used. Also thrown, unless the
+ * agent has `workspaceConfig: true`, when one of the folder's `.a3s/agents/*.md` files names its
+ * own model (see `folderAgentNeeds`): `details.file` is then that file when the config file is not
+ * refused too.
  */
 export class WorkspaceUntrustedError extends A3sError {
   constructor(message: string, details?: { readonly file: string; readonly needs: readonly string[] }) {

@@ -21,7 +21,7 @@ export type { ProgramLimits, ProgramOptions } from './program.js';
 export { Session, type EventStream } from './session.js';
 export type { LogRepair } from './log-info.js';
 export { AgentClosedError, DirectToolError, ModelNotConfiguredError, WorkspaceUntrustedError } from './errors.js';
-export { trustNeeds, type ChosenModel } from './workspace-trust-needs.js';
+export { folderAgentNeeds, trustNeeds, type ChosenModel, type FolderAgentNeed } from './workspace-trust-needs.js';
 export type { ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
 export type { ToolInfo } from './tool-info.js';

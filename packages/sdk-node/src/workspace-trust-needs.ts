@@ -8,7 +8,8 @@
  * function of the loaded file: the SDK refuses such a file unless the host trusts the folder
  * (`workspaceConfig: true`), and the CLI asks the person (`--trust-workspace`).
  */
-import { terminalText } from '@a3s-code/core';
+import { basename } from 'node:path';
+import { terminalText, WORKSPACE_AGENT_DIR, workspaceAgentDefinitions } from '@a3s-code/core';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -121,4 +122,33 @@ export function trustNeeds(config: unknown, chosen: ChosenModel = {}): string[] 
           if (settings[key] !== undefined)
             needs.push(`providers.${shown(id)}.${key} changes where the model is called, or with which key`);
   return needs;
+}
+
+/** An agent file of a workspace folder that needs the folder to be trusted. */
+export interface FolderAgentNeed {
+  /** The file (`<folder>/.a3s/agents/<name>.md`). */
+  readonly file: string;
+  /** What it would make a session do, one line. */
+  readonly need: string;
+}
+
+/**
+ * The agent files a workspace folder brings (`.a3s/agents/*.md`, which every session there loads)
+ * that name their own `model`: a delegation to such an agent calls that model, with the key
+ * for its provider from the environment, a model the person never chose. One entry per file, in
+ * file-name order; an agent file without `model` needs no trust (its instructions are text like
+ * any file the model reads). The files are read with core's own reader.
+ * @throws SessionConfigurationError naming a malformed file's field, as a session would.
+ */
+export function folderAgentNeeds(workspaceDir: string): FolderAgentNeed[] {
+  return workspaceAgentDefinitions(workspaceDir).flatMap((def) =>
+    def.model === undefined
+      ? []
+      : [
+          {
+            file: def.source,
+            need: `${WORKSPACE_AGENT_DIR}/${shown(basename(def.source))} has the sub-agent '${shown(def.name)}' use model '${shown(def.model)}' (called with your key for that provider)`,
+          },
+        ],
+  );
 }

@@ -29,6 +29,22 @@ function markdownFiles(dir: string): string[] {
   }
 }
 
+/** The agents of the `.md` files in `dir`, in file-name order (`source`: each file's path). */
+function agentsIn(dir: string): AgentDefinition[] {
+  return markdownFiles(dir).map((file) => parseAgentFile(readDefinitionFile(file, dir, 'agents folder'), file));
+}
+
+/**
+ * The agents a workspace folder brings in its `.a3s/agents/*.md` files, read and checked exactly
+ * as a session reads them (each definition's `source` is its file), in file-name order; none when
+ * the folder has no such files. A host can weigh them (e.g. one naming its own `model`) before
+ * opening a session there.
+ * @throws SessionConfigurationError naming a bad file's field, as a session would.
+ */
+export function workspaceAgentDefinitions(workspaceDir: string): readonly AgentDefinition[] {
+  return agentsIn(join(workspaceDir, WORKSPACE_AGENT_DIR));
+}
+
 /** Loads every agent definition of a session. @throws SessionConfigurationError naming a bad file's field. */
 export function loadAgentCatalog(
   workspaceDir: string,
@@ -38,10 +54,7 @@ export function loadAgentCatalog(
   const out = new Map<string, AgentDefinition>();
   for (const a of BUILTIN_AGENTS) out.set(a.name, a);
   for (const dir of [join(workspaceDir, WORKSPACE_AGENT_DIR), ...agentDirs]) {
-    for (const file of markdownFiles(dir)) {
-      const def = parseAgentFile(readDefinitionFile(file, dir, 'agents folder'), file);
-      out.set(def.name, def);
-    }
+    for (const def of agentsIn(dir)) out.set(def.name, def);
   }
   configured.forEach((a, i) => {
     const def = defineAgent(a, `agents[${i}]`);

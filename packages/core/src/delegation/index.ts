@@ -1,6 +1,6 @@
 export { BUILTIN_AGENTS, TEST_COMMAND_RULES, defineAgent, parseAgentFile } from './agent-definition.js';
 export type { AgentDefinition, AgentDefinitionInput } from './agent-definition.js';
-export { WORKSPACE_AGENT_DIR, loadAgentCatalog } from './agent-catalog.js';
+export { WORKSPACE_AGENT_DIR, loadAgentCatalog, workspaceAgentDefinitions } from './agent-catalog.js';
 export { DELEGATION_TOOL_NAMES, childGovernance } from './child-governance.js';
 export type { TaskOutcome, TaskStatus } from './child-run.js';
 export { DEFAULT_DELEGATION, type DelegationSettings } from './delegation-options.js';
