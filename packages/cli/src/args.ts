@@ -35,7 +35,8 @@ export const SESSION_FLAGS_HELP = `  -m, --model <spec>   <provider>/<model> (op
       --trust-workspace
                        let the folder's a3s.config.json start MCP servers, run hooks, let tools
                        run unasked, redirect a provider, choose the model or add to what it is
-                       told (asked once per folder and file content)
+                       told, and its .a3s/agents files choose their models (asked once per folder
+                       and content of those files)
   -h, --help           show this help`;
 
 /** The session flags after parsing. */

@@ -117,7 +117,9 @@ export async function checkWorkspaceTrust(
       ? ''
       : `\n(the trust record ${path} ${problem}, so no folder is trusted until it is mended or moved aside)`;
   if (record.workspaces[folder]?.config_sha256 === digest) return;
-  const changed = record.workspaces[folder] === undefined ? '' : ' (it changed since you trusted this folder)';
+  const many = (needs.length > 0 && file !== undefined ? 1 : 0) + agents.length > 1;
+  const changed =
+    record.workspaces[folder] === undefined ? '' : ` (${many ? 'they' : 'it'} changed since you trusted this folder)`;
   const subject = [
     ...(needs.length > 0 && file !== undefined ? [file] : []),
     ...(agents.length > 0 ? [`the agent files in ${join(folder, WORKSPACE_AGENT_DIR)}`] : []),
@@ -126,10 +128,12 @@ export async function checkWorkspaceTrust(
   const what = `${subject}${changed} would:\n${lines.map((n) => `  - ${n}`).join('\n')}`;
   if (!trust && ask !== undefined) {
     if (!(await ask(`${what}${damaged}`)))
-      throw new WorkspaceUntrustedError(`${subject}: not trusted, so nothing was started; not used`);
+      throw new WorkspaceUntrustedError(
+        `${subject}: not trusted, so nothing was started and nothing of ${many ? 'them' : 'it'} was used. To work in this folder, trust it (answer y, or run again with --trust-workspace), or move ${many ? 'these files' : 'the file'} aside.`,
+      );
   } else if (!trust) {
     throw new WorkspaceUntrustedError(
-      `${what}\nRead ${lines.length > 1 ? 'them' : 'it'}; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until these files change.${damaged}`,
+      `${what}\nRead ${many ? 'them' : 'it'}; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until these files change.${damaged}`,
     );
   }
   writeTrust(folder, digest, path, record, problem);

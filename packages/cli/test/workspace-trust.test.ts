@@ -184,6 +184,8 @@ describe('workspace trust', () => {
     no.stdin.write('n\n');
     expect(await refused).toBe(2);
     expect(no.out()).toContain('not trusted, so nothing was started');
+    // The refusal says how to go on.
+    expect(no.out()).toContain('run again with --trust-workspace');
     expect(existsSync(marker)).toBe(false);
 
     const yes = onTerminal(homeDir);

@@ -196,7 +196,7 @@ function untrusted(
   if (agents.length > 0)
     parts.push(
       `the workspace's agent files (${join(root, WORKSPACE_AGENT_DIR)}) need the folder to be trusted; they would:\n${list(agentLines)}` +
-        "Nothing was started and no model was called. Read them: to use them (only for a folder you trust), pass `workspaceConfig: true` to Agent.create (which uses the folder's config file too); `workspaceConfig: false` does not make them trusted. Without their `model` line such agents use the session's model and need no trust.",
+        "Nothing was started and no model was called. Read them: to use them (only for a folder you trust), pass `workspaceConfig: true` to Agent.create (which uses the folder's config file too); `workspaceConfig: false` does not make them trusted, nor does creating the agent from a config path (create it from a configuration object with `workspaceConfig: true` instead). Without their `model` line such agents use the session's model and need no trust.",
     );
   return new WorkspaceUntrustedError(parts.join('\n'), {
     file: file !== undefined && needs.length > 0 ? file : (agents[0]?.file ?? root),
