@@ -109,18 +109,14 @@ export interface AgentConfig
   readonly resourcePacks?: ResourcePacks;
   /**
    * Each session folder's config file (`a3s.config.json`, else `.a3s/config.json`), merged under
-   * this configuration. The file comes with the folder (a cloned repository's), so by default
-   * (unset) it is loaded, validated and merged only when it needs no trust (see `trustNeeds`: e.g.
-   * `toolBudget`, `pricing`, `deny` / `ask` rules); a file that would start MCP servers, run hooks
-   * or required checks, let tools run unasked (`permissions.allow`, `defaultDecision: "allow"`),
-   * redirect a provider, add to what the model is told, or choose the model when neither the agent
-   * nor the session names one, fails the session with `WorkspaceUntrustedError`
-   * (`WORKSPACE_UNTRUSTED`) before anything in it runs. `true` merges the file whatever it does
-   * (only for folders you trust); `false` ignores it. Always off for an agent created from a
-   * config path. The folder's own agent files (`.a3s/agents/*.md`, loaded by every session there)
-   * that name a `model` need the same trust (see `folderAgentNeeds`): only `true` uses them; unset
-   * or `false` (which leaves out only the config file), a session there fails with
-   * `WORKSPACE_UNTRUSTED` before any model is called.
+   * this configuration. It comes with the folder, so by default (unset) it is merged only when it
+   * needs no trust (see `trustNeeds`: budgets, pricing, `deny` / `ask` rules); one that would start
+   * MCP servers, run hooks or checks, let tools run unasked (`permissions.allow`,
+   * `permissions.defaultDecision`), redirect a provider, add to what the model is told, or choose
+   * the model unnamed elsewhere fails the session with `WorkspaceUntrustedError` before anything
+   * in it runs. `true` merges it (only for folders you trust); `false` ignores it; always off for
+   * an agent created from a config path. The folder's agent files (`.a3s/agents/*.md`) that name a
+   * `model` need the same trust (see `folderAgentNeeds`): only `true` uses them.
    */
   readonly workspaceConfig?: boolean;
 }

@@ -7,6 +7,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { sync, type Fact, type Folder } from '@a3s-code/effect';
+import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { JsonValue } from '../tools/json-schema.js';
 
@@ -173,4 +174,15 @@ export function recordedTotals(facts: readonly Fact[]): {
     usage: { input_tokens: input, output_tokens: output },
     answered: turns > 0,
   };
+}
+
+/** The child's changes as the parent's task result reports them. */
+export function changesOf(
+  ledger: MutationLedger,
+): readonly { readonly path: string; readonly digest_after: string | null; readonly action?: 'delete' }[] {
+  return ledger.entries.map((e) =>
+    e.digest === 'deleted'
+      ? { path: e.path, digest_after: null, action: 'delete' as const }
+      : { path: e.path, digest_after: e.digest },
+  );
 }

@@ -12,7 +12,7 @@ import { A3sError, createHarness, Folder } from '@a3s-code/effect';
 import type { AttachmentInput } from '../attachments/attachment-input.js';
 import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import type { EventSink } from '../events/agent-event.js';
-import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
+import type { TierOf } from '../gate/mutation-ledger.js';
 import { SessionGate } from '../gate/session-gate.js';
 import { UNKNOWN_PATH } from '../gate/change-record.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
@@ -30,7 +30,7 @@ import type { AgentDefinition } from './agent-definition.js';
 import type { CapabilityScope } from '../catalog/capability-scope.js';
 import { checkTaskOutput, outputSchemaInstruction } from './output-schema.js';
 import { CallWatch } from './unrecorded-calls.js';
-import { childLogState, recordedTotals } from './child-resume.js';
+import { changesOf, childLogState, recordedTotals } from './child-resume.js';
 
 /** What a child run needs from its session. */
 export interface DelegationHost {
@@ -90,20 +90,15 @@ export interface TaskOutcome {
   }[];
 }
 
+/** Why a sub-agent cut off by a crash is reported, not continued, to a run other than its own. */
+const CUT_OFF =
+  'the sub-agent was cut off when the process running it stopped; only the run that started it continues it (resumed with resumeRun)';
+
 const FORWARDED = new Set(['tool_start', 'tool_end', 'turn_end', 'permission_denied', 'budget_threshold_hit', 'error']);
 
 async function openStore(config: ResolvedSessionConfig, thread: string): Promise<FactStore> {
   if (config.persistence === 'memory') return new MemoryFactStore();
   return FileFactStore.openPath(join(config.dir, '.a3s', 'effect-log', `${thread}.jsonl`));
-}
-
-/** The child's changes as the parent's task result reports them. */
-function changesOf(ledger: MutationLedger): TaskOutcome['changes'] {
-  return ledger.entries.map((e) =>
-    e.digest === 'deleted'
-      ? { path: e.path, digest_after: null, action: 'delete' as const }
-      : { path: e.path, digest_after: e.digest },
-  );
 }
 
 /** Options of {@link runChild}: one child run and where it comes from. */
@@ -251,15 +246,11 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
         ? ({ kind: 'new' } as const)
         : childLogState(store, folder);
     if (found.kind === 'open' && options.resume === 'report') {
-      runId = found.runId;
-      const error = {
-        code: 'TASK_INTERRUPTED',
-        message: `the sub-agent was cut off when the process running it stopped; only the run that started it continues it (resumed with resumeRun)`,
-      };
-      // What it changed before it was cut off: its log's changes, and what its last step may have done.
+      // Its log's changes, and what its last step may have done before it was cut off.
       const cutOff = { path: UNKNOWN_PATH, digest_after: `unknown:interrupted:${ids.thread}#${randomUUID()}` };
       const changes = [...changesOf(gate.ledger(found.runId)), cutOff];
-      const outcome: TaskOutcome = {
+      const error = { code: 'TASK_INTERRUPTED', message: CUT_OFF };
+      return finish(announce, store, {
         ...base,
         ...empty,
         run_id: found.runId,
@@ -267,8 +258,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
         text: '',
         status: 'failed',
         error,
-      };
-      return finish(announce, store, outcome);
+      });
     }
     if (found.kind === 'ended') {
       runId = found.runId;
