@@ -4,11 +4,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 import { runMain, scriptFile, tempRepo } from './kit.js';
+import { onTerminal, until } from './terminal-kit.js';
 
 const home = () => mkdtempSync(join(tmpdir(), 'a3s-trust-home-'));
 const model = () => `scripted:${scriptFile([{ text: 'Hello.' }])}`;
@@ -78,24 +77,13 @@ describe("the folder's agent files that name a model need the folder's trust", (
   it('a3s code on a terminal lists the agent file in its trust question', async () => {
     const dir = tempRepo();
     agentFile(dir, 'openai/attacker-chosen-model');
-    const stdin = Object.assign(new PassThrough(), { isTTY: true });
-    let text = '';
-    const stdout = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        text += chunk.toString('utf8');
-        done();
-      },
-    });
-    const io: Io = { stdin, stdout, stderr: stdout, env: { PATH: process.env.PATH ?? '', A3S_HOME: home() }, cwd: '/' };
-    const asked = main(['code', '--model', model(), '--cwd', dir], io);
-    const t0 = Date.now();
-    while (!text.includes('trust this folder? [y/N]')) {
-      if (Date.now() - t0 > 10_000) throw new Error(`no trust question: ${text}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(text).toContain(NEED);
-    stdin.write('n\n');
+    const t = onTerminal(home());
+    const asked = main(['code', '--model', model(), '--cwd', dir], t.io);
+    await until(() => t.out().includes('trust this folder? [y/N]'));
+    const text = () => t.out();
+    expect(text()).toContain(NEED);
+    t.stdin.write('n\n');
     expect(await asked).toBe(2);
-    expect(text).toContain('not trusted, so nothing was started');
+    expect(text()).toContain('not trusted, so nothing was started');
   });
 });

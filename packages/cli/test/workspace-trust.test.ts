@@ -6,34 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 import { A3S, runMain, scriptFile, tempRepo } from './kit.js';
 import { startPty } from './pty.js';
-
-/** `main` with a stdin that says it is a terminal (so `a3s code` asks), capturing stdout. */
-function onTerminal(home: string) {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true });
-  let text = '';
-  const stdout = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString('utf8');
-      done();
-    },
-  });
-  const io: Io = { stdin, stdout, stderr: stdout, env: { PATH: process.env.PATH ?? '', A3S_HOME: home }, cwd: '/' };
-  return { io, stdin, out: () => text };
-}
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const t0 = Date.now();
-  while (!check()) {
-    if (Date.now() - t0 > ms) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { onTerminal, until } from './terminal-kit.js';
 
 const home = () => mkdtempSync(join(tmpdir(), 'a3s-trust-home-'));
 const model = () => `scripted:${scriptFile([{ text: 'Hello.' }])}`;

@@ -94,12 +94,19 @@ export class NestedPlaces {
  * under one, is neither read nor written.
  */
 class FileCallJournal implements CallJournal {
-  readonly #path: string;
+  readonly #where: () => string;
+  #file: string | undefined;
   #entries: Promise<Map<string, JournalEntry>> | undefined;
   #folder: Promise<boolean> | undefined;
 
-  constructor(path: string) {
-    this.#path = path;
+  /** `where` names the file: worked out on first use, since most calls journal nothing. */
+  constructor(where: () => string) {
+    this.#where = where;
+  }
+
+  get #path(): string {
+    this.#file ??= this.#where();
+    return this.#file;
   }
 
   async recorded(key: string, name: string, args: unknown): Promise<JournalEntry | undefined> {
@@ -158,8 +165,8 @@ function journalFolder(store: FactStore, runId: string): string | undefined {
 
 /** The journal of the top-level call at `key` of run `runId`; none for a log kept in memory (it does not outlive a crash). */
 export function callJournalFor(store: FactStore, runId: string, key: string): CallJournal | undefined {
-  const folder = journalFolder(store, runId);
-  return folder === undefined ? undefined : new FileCallJournal(join(folder, `${digest(key).slice(0, 32)}.jsonl`));
+  if (!(store instanceof FileFactStore)) return undefined;
+  return new FileCallJournal(() => join(journalFolder(store, runId)!, `${digest(key).slice(0, 32)}.jsonl`));
 }
 
 /** Removes the journals of run `runId` (it ended: no call of it will run again). */
