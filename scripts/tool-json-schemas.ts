@@ -66,7 +66,13 @@ export function toolSchemaSets(): ToolSchemaSet[] {
     createGenerateObjectTool(unused),
     ...createDelegationTools(port),
     ...createSkillTools(new Map()),
-    createDynamicWorkflowTool({ store: memoryWorkflowStore(), llmFor: unused, clock: Date.now, flows: [] }),
+    createDynamicWorkflowTool({
+      store: memoryWorkflowStore(),
+      llmFor: unused,
+      clock: Date.now,
+      flows: [],
+      permissions: {},
+    }),
     ...createMemoryTools(unused),
   ];
   const web = createWebTools({ search: { http: false, browser: false } }).tools;

@@ -77,8 +77,9 @@ describe('a3s code: continuing a workflow run after a crash', () => {
     const foreign = paste(`a3s code --cwd ${dir} --model scripted:${script}`, startedIn, again);
     expect(foreign).toContain('WORKFLOW_RUN_FOREIGN');
     expect(foreign).not.toContain('↺ plan');
-    // Followed as printed, the session that started it is reopened and the run continues.
-    const continued = paste(reopen!, startedIn, again);
+    // Followed as printed, the session that started it is reopened and the run continues; its
+    // finished steps are recovered under the rules they ran under (the hint leaves --yolo to the person).
+    const continued = paste(`${reopen!} --yolo`, startedIn, again);
     expect(continued).not.toContain('WORKFLOW_RUN_FOREIGN');
     expect(continued).toContain(`workflow ultracode · run ${runId}`);
     expect(continued).toContain('↺ plan (recovered from the earlier attempt)');

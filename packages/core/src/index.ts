@@ -481,6 +481,8 @@ export {
   type RequiredCheck,
   type LedgerEntry,
   type MutationLedger,
+  type RefusedRerun,
+  type RunRefusals,
   type TierOf,
   type VerificationCheck,
   type VerificationCheckStatus,

@@ -85,6 +85,25 @@ describe('the completion gate after a crash', () => {
     expect(facts(dir).at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'failed' } });
   }, 30_000);
 
+  it('GATE-05: resumed with nobody to approve, the re-run is refused and the run ends at once, naming the refusal', async () => {
+    const dir = tempRepo();
+    await killAfter(dir, [edit], 'edit');
+    const model = new ScriptedLlmClient([{ text: 'Fixed the bound.' }, { text: 'Done.' }, { text: 'Done.' }]);
+    const session = await (await Agent.create({ model, manualDelegation: true })).session(dir, {
+      sessionId: 'crashed',
+    });
+    const result = await session.resumeRun(undefined, { rebind: true }).catch((e: unknown) => e);
+    await session.close();
+    expect(result).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+    const message = (result as Error).message;
+    expect(message).toMatch(/the re-run of 'edit' \(call e1\) on resume was refused \(not confirmed: no approver\)/);
+    expect(message).toMatch(/nobody can give one \(no approver\), so the model is not asked to verify/);
+    // No continuation turn was paid for: nobody could approve the verification it would ask for.
+    expect(model.requests).toHaveLength(1);
+    expect(resultOf(dir, 'e1')).toMatchObject({ ok: false });
+    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
+  }, 30_000);
+
   it('GATE-06: after the resume, a passing verify covers what the interrupted edit did: the run completes verified', async () => {
     const dir = tempRepo();
     await killAfter(dir, [edit], 'edit');

@@ -6,6 +6,7 @@
  */
 import { isInterruptedChange } from './change-record.js';
 import type { MutationLedger } from './mutation-ledger.js';
+import type { RunRefusals } from './run-refusals.js';
 import type { VerificationReport } from './verification-report.js';
 
 /** The completion verdict recorded on a completed run. */
@@ -72,12 +73,19 @@ export class VerificationLedger {
    * `scope.runId`, made for that run (a report of another run, `run_id` set and different, does
    * not count even for the same digest: it checked the workspace as it was then). `scope.inProgress`
    * says why the ledger is not final yet (a background worker of the run still changing files):
-   * no report can then verify it, since it checked a state that is still changing.
+   * no report can then verify it, since it checked a state that is still changing. `scope.refusals`
+   * (the run's refused re-runs and verify calls) and `scope.unverifiable` (why the model cannot
+   * verify) are named in the reason.
    */
   evaluate(
     ledger: MutationLedger,
     canContinue: boolean,
-    scope: { readonly runId?: string; readonly inProgress?: string } = {},
+    scope: {
+      readonly runId?: string;
+      readonly inProgress?: string;
+      readonly refusals?: RunRefusals;
+      readonly unverifiable?: string;
+    } = {},
   ): GateDecision {
     if (ledger.digest === null) return { decision: 'allow', completion: 'narrative' };
     const digest = ledger.digest;
@@ -103,13 +111,29 @@ export class VerificationLedger {
             : this.#reports.length > 0
               ? 'no verification report covers the current changes (earlier reports are for other changes)'
               : 'the changes have not been verified';
-    return { decision: canContinue ? 'continue' : 'incomplete', digest, reason: reason + interruptedNote(ledger) };
+    const blocked = scope.unverifiable ?? verifyRefused(scope.refusals);
+    return {
+      decision: canContinue && blocked === undefined ? 'continue' : 'incomplete',
+      digest,
+      reason: reason + interruptedNote(ledger, scope.refusals) + (blocked === undefined ? '' : `; ${blocked}`),
+    };
   }
 }
 
+/** Why asking the model to verify again cannot help: its last `verify` call was refused for want of an approver. */
+function verifyRefused(refusals: RunRefusals | undefined): string | undefined {
+  if (refusals?.verify === undefined) return undefined;
+  return `the verify tool was refused (${refusals.verify}): nobody can approve a verification in this session, so the model is not asked again; open the session with an approver (onConfirm) or allow the verify tool in its permissions`;
+}
+
 /** What a reason adds when the changes include calls a crash interrupted (their paths are unknown). */
-function interruptedNote(ledger: MutationLedger): string {
+function interruptedNote(ledger: MutationLedger, refusals: RunRefusals | undefined): string {
   const tools = [...new Set(ledger.entries.filter((e) => isInterruptedChange(e.digest)).map((e) => e.tool))];
   if (tools.length === 0) return '';
-  return `; they include what ${tools.map((t) => `'${t}'`).join(', ')} may have changed before the process stopped while it ran (re-run on resume; paths unknown)`;
+  const refused = (refusals?.reruns ?? []).filter((r) => tools.includes(r.tool));
+  const rerun =
+    refused.length === 0
+      ? 're-run on resume; paths unknown'
+      : `paths unknown; ${refused.map((r) => `the re-run of '${r.tool}' (call ${r.callId}) on resume was refused (${r.why}), so it did not run again`).join('; ')}`;
+  return `; they include what ${tools.map((t) => `'${t}'`).join(', ')} may have changed before the process stopped while it ran (${rerun})`;
 }

@@ -14,6 +14,7 @@ export {
   type MutationLedger,
   type TierOf,
 } from './mutation-ledger.js';
+export { runRefusals, type RefusedRerun, type RunRefusals } from './run-refusals.js';
 export {
   CompletionIncompleteError,
   continuationText,

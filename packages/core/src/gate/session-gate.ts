@@ -12,6 +12,7 @@ import {
   type MutationLedger,
   type TierOf,
 } from './mutation-ledger.js';
+import { runRefusals } from './run-refusals.js';
 import type { VerificationReport } from './verification-report.js';
 
 /** A run changed the workspace and nothing verified or waived the change. */
@@ -169,8 +170,17 @@ export class SessionGate {
     return null;
   }
 
-  /** The verdict at the end of a run: attestor first, then the evidence bound to the digest. */
-  async decide(runId: string, sessionId: string, continuationsUsed: number): Promise<GateDecision> {
+  /**
+   * The verdict at the end of a run: attestor first, then the evidence bound to the digest.
+   * `unverifiable`, asked only before a continuation, says why the model could not verify
+   * (nobody can approve the verify tool): the run is then not continued.
+   */
+  async decide(
+    runId: string,
+    sessionId: string,
+    continuationsUsed: number,
+    unverifiable?: () => Promise<string | undefined>,
+  ): Promise<GateDecision> {
     this.#decidedAt.set(runId, this.#known);
     const ledger = this.ledger(runId);
     if (ledger.digest !== null && this.options.attestor) {
@@ -178,10 +188,18 @@ export class SessionGate {
       for (const r of attested === undefined ? [] : Array.isArray(attested) ? attested : [attested])
         this.verification.addReport({ ...(r as VerificationReport), source: 'attestor' });
     }
-    return this.verification.evaluate(ledger, continuationsUsed < this.maxContinuations, {
+    const facts = this.facts();
+    const canContinue = continuationsUsed < this.maxContinuations;
+    const scope = {
       runId,
       inProgress: this.#inProgress(ledger),
-    });
+      refusals: runRefusals(facts, runStartIndex(facts, runId)),
+    };
+    const decision = this.verification.evaluate(ledger, canContinue, scope);
+    const why = decision.decision === 'continue' ? await unverifiable?.() : undefined;
+    return why === undefined
+      ? decision
+      : this.verification.evaluate(ledger, canContinue, { ...scope, unverifiable: why });
   }
 
   /** True when the run may end now without another model call: verified or waived. */

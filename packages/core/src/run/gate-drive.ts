@@ -9,6 +9,7 @@ import { CompletionIncompleteError, continuationText } from '../gate/session-gat
 import { describeReport } from '../gate/verification-report.js';
 import type { AgentEventPayloads } from '../events/agent-event.js';
 import { MAX_STOP_CONTINUATIONS, runStopHooks } from '../hooks/session-hooks.js';
+import { NO_APPROVER_REASON, noApprover } from '../permissions/confirmation.js';
 import { driveRun } from './drive-run.js';
 import type { RunResult } from './run-result.js';
 import type { LiveRun } from './run-setup.js';
@@ -56,6 +57,7 @@ export async function driveWithGate(
       env.runId,
       options.sessionId,
       continuationsOf(log, env.runId, 'completion_gate'),
+      () => unverifiable(options, run),
     );
     if (decision.decision === 'allow') {
       const allowed = allowedResult({ ...result, steps }, decision);
@@ -85,6 +87,30 @@ export async function driveWithGate(
       effect_digest: decision.digest,
     });
   }
+}
+
+/** The verify call the model would make, as the permissions see it (its commands are the model's choice). */
+const VERIFY_PROBE = { subject: 'the changes of this run', commands: [{ id: 'check', command: 'true' }] };
+
+/** An allow rule naming the verify tool (with or without a pattern): some verify calls may then run unasked. */
+const VERIFY_RULE = /^\s*verify\s*(\(|$)/i;
+
+/**
+ * Why the model cannot verify in this run, or `undefined`: the session has nobody to approve a
+ * call ({@link noApprover}, calls not parked for the host) and its permissions ask about every
+ * `verify` call (no rule allows one), so a continuation asking the model to verify would only be
+ * refused.
+ */
+async function unverifiable(options: ExecuteRunOptions, run: LiveRun): Promise<string | undefined> {
+  // A parked call (`parkMode: 'return'`) is answered by the host, which may approve it.
+  if (options.config.confirmation !== noApprover || options.config.parkMode !== 'wait') return undefined;
+  if ((options.config.permissions.allow ?? []).some((r) => VERIFY_RULE.test(r))) return undefined;
+  const verdict = await options.invoker.project(
+    { id: 'gate-verify', name: 'verify', args: VERIFY_PROBE },
+    run.env.invocation,
+  );
+  if (verdict.decision !== 'ask' || verdict.rule !== 'default') return undefined;
+  return `the verify tool needs a confirmation under this session's permissions and nobody can give one (${NO_APPROVER_REASON}), so the model is not asked to verify; open the session with an approver (onConfirm) or allow the verify tool in its permissions`;
 }
 
 /** The `run.ended` of `runId` when the log records the run ended (it is not its open run). */

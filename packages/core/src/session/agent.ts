@@ -287,6 +287,7 @@ function build(
     manualDelegation: manual,
     skills,
     workflowStore: config.persistence === 'file' ? fileWorkflowStore(config.dir) : memoryWorkflowStore(),
+    permissions: config.permissions,
     ...(config.memory ? { memory: config.memory } : {}),
   });
   try {

@@ -98,6 +98,7 @@ export async function describeSessionTools(
           (m.skillDirs ?? []).map((d) => resolve(root, d)),
         ),
         workflowStore: memoryWorkflowStore(),
+        permissions: {},
         ...(memorySetting(m) === undefined ? {} : { memory: LISTED_MEMORY }),
       }),
       m.toolSources ?? [],

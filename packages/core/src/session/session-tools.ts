@@ -27,6 +27,7 @@ import type { ResourceCapability, ToolResource } from '../tools/tool-resource.js
 import type { ToolSource } from '../registry/tool-source.js';
 import { flowNamesOf } from '../workflow/workflow-pack.js';
 import type { WorkflowStore } from '../workflow/workflow-store.js';
+import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import { createDynamicWorkflowTool } from '../workflow/workflow-tool.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import { memoryToolPack } from '../memory/memory-tools.js';
@@ -52,6 +53,8 @@ export interface SessionPacksInput {
   readonly skills: ReadonlyMap<string, SkillDefinition>;
   /** Where `dynamic_workflow` runs record their steps. */
   readonly workflowStore: WorkflowStore;
+  /** The session's permission rules (a recorded workflow step is recovered only under the rules it ran under). */
+  readonly permissions: PermissionPolicyConfig;
   /** The session's memory store: `remember` and `recall` are on the surface when there is one. */
   readonly memory?: MemoryStore;
 }
@@ -97,6 +100,7 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
         llmFor: input.llmFor,
         clock: input.clock,
         flows: flowNamesOf(input.packs),
+        permissions: input.permissions,
       }),
     ],
   });

@@ -2,10 +2,12 @@
  * How a workflow run's steps are recorded, and the one rule for reading them back. Each attempt
  * of a step appends `workflow.step_started` before it runs and `workflow.step_completed` (with
  * the output) or `workflow.step_failed` after; every fact carries the run id, the original query,
- * the step id, the step's digest and the session that ran it. A step is recovered only from a
- * completed attempt whose run id, query and step id (and digest and session, when the key names
- * them) all match, and only when no later attempt of it started: the log is never a cache across
- * runs, queries or sessions, and an attempt that did not finish is never taken for a result.
+ * the step id, the step's digest, the session that ran it and the digest of the permission rules
+ * it ran under. A step is recovered only from a completed attempt whose run id, query and step id
+ * (and digest, session and rules, when the key names them) all match, and only when no later
+ * attempt of it started: the log is never a cache across runs, queries, sessions or rules (an
+ * output made under looser rules could hold what the current ones deny), and an attempt that did
+ * not finish is never taken for a result.
  */
 import { createHash } from 'node:crypto';
 import type { Fact, FactDraft } from '@a3s-code/effect';
@@ -35,6 +37,11 @@ export interface WorkflowStepKey {
    * no session) is not recovered either.
    */
   readonly sessionId?: string;
+  /**
+   * The digest of the permission rules and governance the step's calls run under; when given, a
+   * record made under other rules (or one that names none) is not recovered either.
+   */
+  readonly rulesDigest?: string;
 }
 
 /** A recovered step. */
@@ -56,6 +63,7 @@ interface StepPayload {
   readonly step_id?: unknown;
   readonly step_digest?: unknown;
   readonly session_id?: unknown;
+  readonly rules_digest?: unknown;
   readonly host_trusted?: unknown;
   readonly attempt?: unknown;
   readonly output?: unknown;
@@ -71,8 +79,19 @@ function matches(fact: Fact, key: WorkflowStepKey): boolean {
     p.query === key.query &&
     p.step_id === key.stepId &&
     (key.stepDigest === undefined || p.step_digest === key.stepDigest) &&
-    (key.sessionId === undefined || p.session_id === key.sessionId)
+    (key.sessionId === undefined || p.session_id === key.sessionId) &&
+    (key.rulesDigest === undefined || p.rules_digest === key.rulesDigest)
   );
+}
+
+/** `key` without the parts an attempt's number does not depend on (its definition, its rules). */
+function anyAttempt(key: WorkflowStepKey): WorkflowStepKey {
+  return {
+    runId: key.runId,
+    query: key.query,
+    stepId: key.stepId,
+    ...(key.sessionId === undefined ? {} : { sessionId: key.sessionId }),
+  };
 }
 
 /**
@@ -118,9 +137,11 @@ export function recoverDynamicWorkflowStepOutput(
 ): RecoveredStep | undefined {
   let latestStart = 0;
   let completed: { attempt: number; payload: StepPayload } | undefined;
+  // An attempt started later under other rules supersedes one that completed under these.
+  const started: WorkflowStepKey = { ...key, rulesDigest: undefined };
   for (const fact of facts) {
     if (fact.type !== WORKFLOW_FACT.started && fact.type !== WORKFLOW_FACT.completed) continue;
-    if (!matches(fact, key)) continue;
+    if (!matches(fact, fact.type === WORKFLOW_FACT.started ? started : key)) continue;
     const p = fact.payload as StepPayload;
     const attempt = typeof p.attempt === 'number' && Number.isSafeInteger(p.attempt) ? p.attempt : 0;
     if (fact.type === WORKFLOW_FACT.started) latestStart = Math.max(latestStart, attempt);
@@ -140,12 +161,7 @@ export function recoverDynamicWorkflowStepOutput(
  * number, or `undefined` when the latest attempt ended (or none started).
  */
 export function unfinishedAttemptOf(facts: Iterable<Fact>, key: WorkflowStepKey): number | undefined {
-  const any: WorkflowStepKey = {
-    runId: key.runId,
-    query: key.query,
-    stepId: key.stepId,
-    ...(key.sessionId === undefined ? {} : { sessionId: key.sessionId }),
-  };
+  const any = anyAttempt(key);
   let latest = 0;
   const ended = new Set<number>();
   for (const fact of facts) {
@@ -161,8 +177,9 @@ export function unfinishedAttemptOf(facts: Iterable<Fact>, key: WorkflowStepKey)
 /** The attempts of a step already started in a log (for numbering the next one). */
 export function attemptsOf(facts: Iterable<Fact>, key: WorkflowStepKey): number {
   let n = 0;
+  const any = anyAttempt(key);
   for (const fact of facts)
-    if (fact.type === WORKFLOW_FACT.started && matches(fact, { ...key, stepDigest: undefined } as WorkflowStepKey)) {
+    if (fact.type === WORKFLOW_FACT.started && matches(fact, any)) {
       const a = (fact.payload as StepPayload).attempt;
       if (typeof a === 'number') n = Math.max(n, a);
     }
@@ -175,7 +192,9 @@ function queryHash(query: string): string {
 }
 
 /** What every fact of one attempt carries. */
-export interface AttemptIdentity extends Required<WorkflowStepKey> {
+export interface AttemptIdentity extends Required<Omit<WorkflowStepKey, 'rulesDigest'>> {
+  /** The digest of the rules the attempt ran under (see {@link WorkflowStepKey.rulesDigest}). */
+  readonly rulesDigest?: string;
   readonly attempt: number;
   /** The run's steps run with the host's trust (the host called `dynamic_workflow`). */
   readonly trusted?: boolean;
@@ -188,6 +207,7 @@ function identity(a: AttemptIdentity) {
     step_id: a.stepId,
     step_digest: a.stepDigest,
     session_id: a.sessionId,
+    ...(a.rulesDigest === undefined ? {} : { rules_digest: a.rulesDigest }),
     attempt: a.attempt,
     ...(a.trusted === true ? { host_trusted: true } : {}),
   };

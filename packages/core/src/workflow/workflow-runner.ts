@@ -85,6 +85,8 @@ export interface WorkflowRunRequest {
   readonly sessionId: string;
   /** The steps run with the host's trust (the host called `dynamic_workflow`): recorded in every fact. */
   readonly trusted?: boolean;
+  /** The digest of the rules the steps' calls run under: recorded in every fact, and only records made under them are recovered. */
+  readonly rulesDigest?: string;
   readonly log: WorkflowRunLog;
   readonly env: StepEnv;
   /** The run's governed model client (`undefined`: no model). */
@@ -134,6 +136,7 @@ export async function runWorkflow(req: WorkflowRunRequest): Promise<WorkflowRunR
     stepId: step.id,
     stepDigest: workflow.digests.get(step.id)!,
     sessionId: req.sessionId,
+    ...(req.rulesDigest === undefined ? {} : { rulesDigest: req.rulesDigest }),
   });
 
   // Recovery: a completed attempt of this run, query and step, whose inputs were recovered too.

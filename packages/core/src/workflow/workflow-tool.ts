@@ -14,13 +14,15 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { changesSoFar } from '../invoker/call-context.js';
+import { ceilingDigest, permissionCeiling } from '../catalog/permission-ceiling.js';
+import { changesSoFar, invocationContextOf } from '../invoker/call-context.js';
 import { markTrustedOrchestrator } from '../invoker/trust.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { defineTool, type ToolArgRefinement } from '../tools/define-tool.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { lazyZod } from '../tools/zod-loader.js';
+import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import { WORKFLOW_LIMITS } from './workflow-definition.js';
 import { WorkflowDefinitionError, WorkflowRunForeignError } from './workflow-errors.js';
 import { validateWorkflow, type ValidatedWorkflow } from './workflow-graph.js';
@@ -87,6 +89,8 @@ export interface WorkflowServices {
   readonly clock: () => number;
   /** Flow names to list in the description. */
   readonly flows: readonly string[];
+  /** The session's permission rules: with a call's governance, what a recorded step must have run under to be recovered. */
+  readonly permissions: PermissionPolicyConfig;
 }
 
 function description(flows: readonly string[]): string {
@@ -201,6 +205,7 @@ async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: Wo
       query: args.query,
       sessionId: ctx.sessionId,
       ...(trusted ? { trusted: true } : {}),
+      rulesDigest: rulesDigestOf(services.permissions, ctx),
       log,
       env: { invoker: ctx.invoker, callId: ctx.callId, signal: ctx.signal, artifacts: ctx.artifacts },
       llm: services.llmFor(ctx.runId),
@@ -221,6 +226,14 @@ async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: Wo
   } finally {
     await log.close();
   }
+}
+
+/**
+ * The digest of what a workflow call's steps are held to: the session's rules and the call's
+ * governance (mode, tiers, restrictions, skill, YOLO), as a run's permission ceiling is digested.
+ */
+function rulesDigestOf(permissions: PermissionPolicyConfig, ctx: ToolContext): string {
+  return ceilingDigest(permissionCeiling(permissions, invocationContextOf(ctx)?.governance ?? {}));
 }
 
 /** Creates `dynamic_workflow` over the session's services (core-internal: the session builds it). */
