@@ -188,13 +188,13 @@ export class SessionGate {
       for (const r of attested === undefined ? [] : Array.isArray(attested) ? attested : [attested])
         this.verification.addReport({ ...(r as VerificationReport), source: 'attestor' });
     }
-    const facts = this.facts();
     const canContinue = continuationsUsed < this.maxContinuations;
-    const scope = {
-      runId,
-      inProgress: this.#inProgress(ledger),
-      refusals: runRefusals(facts, runStartIndex(facts, runId)),
-    };
+    const plain = { runId, inProgress: this.#inProgress(ledger) };
+    const first = this.verification.evaluate(ledger, canContinue, plain);
+    if (first.decision === 'allow') return first;
+    // Only a run that cannot complete yet has its refusals read (a scan of its facts).
+    const facts = this.facts();
+    const scope = { ...plain, refusals: runRefusals(facts, runStartIndex(facts, runId)) };
     const decision = this.verification.evaluate(ledger, canContinue, scope);
     const why = decision.decision === 'continue' ? await unverifiable?.() : undefined;
     return why === undefined
