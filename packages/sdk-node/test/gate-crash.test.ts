@@ -1,9 +1,9 @@
 // The completion gate across a crash: a process is SIGKILLed while a call that changed the
 // workspace is running (its result never reached the log), and another process resumes the run.
-// The resume runs the call again, exactly once, and the re-run may report no change (an `edit`
-// whose old text is gone): the interrupted attempt still counts as a change with unknown paths,
-// so the run completes only verified (or waived). A sub-agent is taken up from its own log, whose
-// changes count instead.
+// A file-writing call whose tool had returned is reported from its journal, not run again (its
+// change counts with its path); a command runs again, exactly once, asked again, and its
+// interrupted attempt counts as a change with unknown paths, so the run completes only verified
+// (or waived). A sub-agent is taken up from its own log, whose changes count instead.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,28 +66,69 @@ const edit = {
   ],
 };
 
+const append = { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo ran >> log.txt' } }] };
+
 describe('the completion gate after a crash', () => {
-  it('RES-04/GATE-01: an edit that changed a file before the process died runs once more on resume and fails; the run still needs a verification', async () => {
+  it('RES-04/GATE-01: an edit whose tool returned before the process died is reported from its journal on resume, not run again; the run still needs a verification', async () => {
     const dir = tempRepo();
     await killAfter(dir, [edit], 'edit');
-    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
+    const fixed = readFileSync(join(dir, 'src', 'range.js'), 'utf8');
+    expect(fixed).toContain('i <= end');
     expect(resultOf(dir, 'e1')).toBeUndefined();
 
-    const { result } = await resume(dir, [{ text: 'Fixed the bound.' }], { continuation: false });
+    const { result, model } = await resume(dir, [{ text: 'Fixed the bound.' }], { continuation: false });
     expect(result).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
-    expect((result as Error).message).toMatch(/'edit' may have changed before the process stopped while it ran/);
-    // The call ran exactly once more; its old text was gone, so the re-run itself changed nothing.
+    // Not run a second time (its old text is gone: it would have failed); its change is known.
     expect(facts(dir).filter((f) => f.type === 'tool.result')).toHaveLength(1);
-    expect(resultOf(dir, 'e1')).toMatchObject({ ok: false });
+    expect(resultOf(dir, 'e1')).toMatchObject({ ok: true, metadata: { recovered: true } });
     expect(resultOf(dir, 'e1').metadata.change_record).toEqual([
-      { call_id: 'e1', tool: 'edit', path: '(unknown)', digest: expect.stringMatching(/^unknown:interrupted:e1#/) },
+      { call_id: 'e1', tool: 'edit', path: 'src/range.js', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
     ]);
+    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toBe(fixed);
+    expect(JSON.stringify(model.requests[0]!.messages)).not.toMatch(/not found/i);
     expect(facts(dir).at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'failed' } });
+  }, 30_000);
+
+  it('RES-04: a person resuming is not asked about a journaled edit: nothing runs again, so there is nothing to approve', async () => {
+    const dir = tempRepo();
+    await killAfter(dir, [edit], 'edit');
+    const asked: string[] = [];
+    const model = new ScriptedLlmClient([{ text: 'Fixed the bound.' }]);
+    const session = await (await Agent.create({ model, manualDelegation: true })).session(dir, {
+      sessionId: 'crashed',
+      gate: { continuation: { enabled: false } },
+      onConfirm: async (req) => {
+        asked.push(req.toolName);
+        return { approved: true };
+      },
+    });
+    await session.resumeRun(undefined, { rebind: true }).catch((e: unknown) => e);
+    await session.close();
+    expect(asked).toEqual([]);
+    expect(resultOf(dir, 'e1')).toMatchObject({ ok: true, metadata: { recovered: true } });
+  }, 30_000);
+
+  it('RES-04/GATE-01: a command the process died running runs once more on resume; its interrupted attempt counts as a change with unknown paths', async () => {
+    const dir = tempRepo();
+    await killAfter(dir, [append], 'bash');
+    expect(readFileSync(join(dir, 'log.txt'), 'utf8')).toBe('ran\n');
+
+    const { result } = await resume(dir, [{ text: 'Logged.' }], { continuation: false });
+    expect(result).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+    expect((result as Error).message).toMatch(/'bash' may have changed before the process stopped while it ran/);
+    expect(readFileSync(join(dir, 'log.txt'), 'utf8')).toBe('ran\nran\n');
+    expect(resultOf(dir, 'b1').metadata.change_record).toContainEqual(
+      expect.objectContaining({
+        call_id: 'b1',
+        tool: 'bash',
+        digest: expect.stringMatching(/^unknown:interrupted:b1#/),
+      }),
+    );
   }, 30_000);
 
   it('GATE-05: resumed with nobody to approve, the re-run is refused and the run ends at once, naming the refusal', async () => {
     const dir = tempRepo();
-    await killAfter(dir, [edit], 'edit');
+    await killAfter(dir, [append], 'bash');
     const model = new ScriptedLlmClient([{ text: 'Fixed the bound.' }, { text: 'Done.' }, { text: 'Done.' }]);
     const session = await (await Agent.create({ model, manualDelegation: true })).session(dir, {
       sessionId: 'crashed',
@@ -96,12 +137,12 @@ describe('the completion gate after a crash', () => {
     await session.close();
     expect(result).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
     const message = (result as Error).message;
-    expect(message).toMatch(/the re-run of 'edit' \(call e1\) on resume was refused \(not confirmed: no approver\)/);
+    expect(message).toMatch(/the re-run of 'bash' \(call b1\) on resume was refused \(not confirmed: no approver\)/);
     expect(message).toMatch(/nobody can give one \(no approver\), so the model is not asked to verify/);
     // No continuation turn was paid for: nobody could approve the verification it would ask for.
     expect(model.requests).toHaveLength(1);
-    expect(resultOf(dir, 'e1')).toMatchObject({ ok: false });
-    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
+    expect(resultOf(dir, 'b1')).toMatchObject({ ok: false });
+    expect(readFileSync(join(dir, 'log.txt'), 'utf8')).toBe('ran\n');
   }, 30_000);
 
   it('GATE-06: after the resume, a passing verify covers what the interrupted edit did: the run completes verified', async () => {

@@ -41,6 +41,7 @@ import type {
 import { toolSetOf, type CallFrame, type Kernel } from './kernel.js';
 import { authorize } from './permission-step.js';
 import { createScopedInvoker, reachableTool, type NestedRunner } from './scoped-invoker.js';
+import { recordAttempt, recordedAttempt } from './top-level-journal.js';
 import { isTrustedOrchestrator } from './trust.js';
 
 const KIND_BY_CODE: Readonly<Record<string, ToolErrorKind>> = {
@@ -175,10 +176,24 @@ async function govern(
   const checked = k.validator.checkCopy(tool, request.args);
   if (!checked.ok) return { ok: false, error: checked.error };
   let args = checked.args;
+  const hookCall = (a: unknown): HookCall => ({
+    id: request.id,
+    name,
+    tier: tool.tier,
+    args: detachedArgs(a),
+    source,
+    depth: frame.depth,
+    runId: context.runId,
+    sessionId: context.sessionId,
+  });
   // The re-run of a call a crash interrupted: arguments that fail validation failed it then too;
-  // past this point the attempt may have run, whatever this one does (a refusal now undoes nothing).
-  if (frame.interrupted === true && frame.depth === 0)
+  // past this point the attempt may have run, whatever this one does (a refusal now undoes nothing);
+  // one journaled as returned is reported, not run (nor asked about) again.
+  if (frame.interrupted === true && frame.depth === 0) {
+    const done = await recordedAttempt(frame, tool, request);
+    if (done) return afterTool(k, tool, hookCall(args), done.result, done.permission ?? 'trusted', done.changes);
     frame.changes.interrupted(request.id, name, mayChange(tool, args));
+  }
 
   if (frame.depth > k.maxDepth)
     return {
@@ -200,16 +215,6 @@ async function govern(
   if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
   const permission = auth.permission;
 
-  const hookCall = (a: unknown): HookCall => ({
-    id: request.id,
-    name,
-    tier: tool.tier,
-    args: detachedArgs(a),
-    source,
-    depth: frame.depth,
-    runId: context.runId,
-    sessionId: context.sessionId,
-  });
   for (const hook of k.hooks.pre) {
     const decision = checkPreHookDecision(hook.name, await hook.before(hookCall(args)));
     if (decision === undefined || decision.action === 'continue') continue;
@@ -255,13 +260,27 @@ async function govern(
   }
   // The tool's own report is what it changed, whatever a post-hook makes of the result.
   const changes = resultChanges(request.id, tool, result, args);
+  await recordAttempt(frame, tool, request, result, permission, changes);
+  return afterTool(k, tool, hookCall(args), result, permission, changes);
+}
+
+/** The post-hooks of a call whose tool returned `result`, and the call's outcome. */
+async function afterTool(
+  k: Kernel,
+  tool: Tool,
+  call: HookCall,
+  returned: ToolResult,
+  permission: PermissionOutcome,
+  changes: readonly ChangeRecordEntry[],
+): Promise<Governed> {
+  let result = returned;
   try {
     for (const hook of k.hooks.post) {
-      const replaced = checkPostHookResult(hook.name, await hook.after(hookCall(args), result));
+      const replaced = checkPostHookResult(hook.name, await hook.after(call, result));
       if (replaced !== undefined) result = replaced;
     }
   } catch (e) {
-    return { ok: false, error: A3sError.isInstance(e) ? e : new ToolExecutionError(name, e), permission, changes };
+    return { ok: false, error: A3sError.isInstance(e) ? e : new ToolExecutionError(tool.name, e), permission, changes };
   }
   return { ok: true, result, permission, changes, byTier: mayChange(tool) };
 }
