@@ -92,7 +92,7 @@ const RETRY_KEYS: readonly string[] = ['maxRetries', 'baseDelayMs', 'maxDelayMs'
  * Refuses a key of `options` that is not among `allowed` (one set to `undefined` is let be): a
  * misspelt option (`apikey`) would otherwise be ignored and the call go out without it.
  */
-function checkKeys(options: object, allowed: readonly string[], path: string, client: string): void {
+export function checkKeys(options: object, allowed: readonly string[], path: string, client: string): void {
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || allowed.includes(key)) continue;
     throw new ModelConfigurationError(

@@ -122,6 +122,32 @@ describe('model selection from provider/model strings and the environment', () =
     });
   });
 
+  it('a selection that is a string or has a misspelt key is refused by name, never left to A3S_MODEL', () => {
+    const env = { A3S_MODEL: 'openai/gpt-4o', OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY };
+    const str = configError(() => resolveModelConfig('anthropic/claude-sonnet-4-20250514' as never, env));
+    expect(str.key).toBe('selection');
+    expect(str.message).toMatch(
+      /resolveModelConfig\(selection\) takes a selection object, not a string; pass \{ model: 'provider\/model' \}/,
+    );
+    expect(str.message).not.toContain('claude');
+    expect(configError(() => createLlmClient('anthropic/claude-sonnet-4-20250514' as never, env)).key).toBe(
+      'selection',
+    );
+    expect(configError(() => createLlmClient(null as never, env)).message).toMatch(/takes a selection object/);
+    const typo = configError(() => resolveModelConfig({ modle: 'anthropic/claude-sonnet-4-20250514' } as never, env));
+    expect(typo.key).toBe('selection.modle');
+    expect(typo.message).toMatch(
+      /is not an option of resolveModelConfig; allowed: model, apiKey, baseUrl, headers, capabilities, retry, fetch; did you mean 'model'\?/,
+    );
+    const url = { model: 'ollama/qwen3', baseURL: 'http://10.0.0.5:11434/v1' };
+    expect(configError(() => createLlmClient(url as never, env)).message).toMatch(
+      /selection\.baseURL: is not an option of createLlmClient; .*did you mean 'baseUrl'\?/,
+    );
+    expect(configError(() => resolveModelConfig({ model: 42 } as never, env)).key).toBe('model');
+    // A key set to `undefined` is let be, as the clients do.
+    expect(resolveModelConfig({ model: 'openai/gpt-4o', extra: undefined } as never, env)!.model).toBe('gpt-4o');
+  });
+
   it('the selected client talks to the configured base URL with the key from the environment', async () => {
     server = await startReplayServer([{ body: localFixture('openai-agent-turn-3.sse') }]);
     const client = createLlmClient(

@@ -19,6 +19,7 @@ import {
 } from '@a3s-code/core';
 import { AnthropicClient, ANTHROPIC_BASE_URL } from './anthropic-client.js';
 import { splitBaseUrl } from './base-url.js';
+import { checkKeys } from './client-options.js';
 import type { FetchFunction } from './http-call.js';
 import {
   CONSERVATIVE_CAPABILITIES,
@@ -177,7 +178,30 @@ interface Resolved extends ModelConfig {
   readonly keyEnv: string | undefined;
 }
 
-function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | undefined {
+/** The keys of {@link ModelSelection}. */
+const SELECTION_KEYS: readonly string[] = ['model', 'apiKey', 'baseUrl', 'headers', 'capabilities', 'retry', 'fetch'];
+
+/**
+ * Refuses a selection that is not an object or has a key {@link ModelSelection} does not: a
+ * misspelt `modle` or `baseURL` would otherwise be dropped and `A3S_MODEL` (another provider, key
+ * and URL) chosen in its place.
+ */
+function checkSelection(selection: unknown, fn: string): asserts selection is ModelSelection {
+  if (typeof selection === 'string')
+    throw new ModelConfigurationError(
+      'selection',
+      `${fn}(selection) takes a selection object, not a string; pass { model: 'provider/model' }`,
+    );
+  if (typeof selection !== 'object' || selection === null || Array.isArray(selection))
+    throw new ModelConfigurationError('selection', `${fn}(selection) takes a selection object { model, ... }`);
+  checkKeys(selection, SELECTION_KEYS, 'selection', fn);
+  const { model } = selection as ModelSelection;
+  if (model !== undefined && typeof model !== 'string')
+    throw new ModelConfigurationError('model', "must be a 'provider/model' string");
+}
+
+function resolve(selection: ModelSelection, env: ModelEnvironment, fn: string): Resolved | undefined {
+  checkSelection(selection, fn);
   const fromEnv = selection.model === undefined;
   const ref = selection.model ?? env.A3S_MODEL;
   if (ref === undefined || ref.trim() === '') return undefined;
@@ -215,12 +239,16 @@ function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | u
   };
 }
 
-/** Resolves the model configuration, or `undefined` when no model is configured anywhere. */
+/**
+ * Resolves the model configuration, or `undefined` when no model is configured anywhere. Throws
+ * {@link ModelConfigurationError}, also for a selection that is not an object (a bare
+ * `'provider/model'` string: pass `{ model }`) or has a key {@link ModelSelection} does not have.
+ */
 export function resolveModelConfig(
   selection: ModelSelection = {},
   env: ModelEnvironment = process.env,
 ): ModelConfig | undefined {
-  const r = resolve(selection, env);
+  const r = resolve(selection, env, 'resolveModelConfig');
   if (r === undefined) return undefined;
   const { apiKey: _key, keyEnv: _env, baseUrl, ...config } = r;
   const base = splitBaseUrl(baseUrl);
@@ -229,13 +257,14 @@ export function resolveModelConfig(
 
 /**
  * Builds the client for the selection and environment, or `undefined` when no model is
- * configured (then `generate_object` is not registered). Throws {@link ModelConfigurationError}.
+ * configured (then `generate_object` is not registered). Throws {@link ModelConfigurationError},
+ * also for a selection that is not an object or has a key {@link ModelSelection} does not have.
  */
 export function createLlmClient(
   selection: ModelSelection = {},
   env: ModelEnvironment = process.env,
 ): LlmClient | undefined {
-  const r = resolve(selection, env);
+  const r = resolve(selection, env, 'createLlmClient');
   if (r === undefined) return undefined;
   const common = {
     model: r.model,

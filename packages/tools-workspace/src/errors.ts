@@ -3,7 +3,7 @@
  * Path refusals are the caller's mistake and name the argument field; file errors are runtime
  * outcomes that tools turn into failed results.
  */
-import { A3sError, STATE_SUBFOLDERS } from '@a3s-code/core';
+import { A3sError, didYouMean, STATE_SUBFOLDERS } from '@a3s-code/core';
 
 /** Why a path was refused. */
 export type WorkspacePathProblem =
@@ -98,6 +98,32 @@ export class WorkspaceConfigurationError extends A3sError {
   constructor(field: string, problem: string) {
     super('WORKSPACE_CONFIGURATION', `workspace option ${field}: ${problem}`, { details: { field } });
     this.field = field;
+  }
+}
+
+/**
+ * Checks that `options` of `owner` (e.g. `new LocalWorkspace(options)`) is an options object with
+ * only `allowed` keys (one set to `undefined` is let be): a misspelt `witout` would otherwise be
+ * dropped and the workspace keep the service it was meant to leave out. `example` is the object to
+ * show when something else (a path string) was passed.
+ * @throws WorkspaceConfigurationError naming `options` or the unknown key, with the allowed keys.
+ */
+export function checkWorkspaceOptions(
+  options: unknown,
+  allowed: readonly string[],
+  owner: string,
+  example: string,
+): void {
+  if (typeof options === 'string')
+    throw new WorkspaceConfigurationError('options', `${owner} takes an options object, not a string; pass ${example}`);
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WorkspaceConfigurationError('options', `${owner} takes an options object such as ${example}`);
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || allowed.includes(key)) continue;
+    throw new WorkspaceConfigurationError(
+      key,
+      `is not an option of ${owner}; allowed: ${allowed.join(', ')}${didYouMean(key, allowed)}`,
+    );
   }
 }
 

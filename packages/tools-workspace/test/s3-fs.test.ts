@@ -118,6 +118,9 @@ describe('S3Workspace file system', () => {
     expect(field({ listPageSize: 5000 })).toBe('listPageSize');
     expect(field({ credentials: { accessKeyId: '', secretAccessKey: 'x' } })).toBe('credentials');
     expect(field({ root: 'rel' })).toBe('root');
+    // A misspelt prefix would otherwise put the workspace at the whole bucket.
+    expect(field({ prefx: 'projects/app' })).toBe('prefx');
+    expect(() => new S3Workspace({ ...base, prefx: 'p' } as never)).toThrow(/did you mean 'prefix'\?/);
     expect(field({})).toBe('none');
   });
 });

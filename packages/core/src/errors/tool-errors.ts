@@ -231,13 +231,25 @@ export class ToolDefinitionError extends A3sError {
   }
 }
 
-/** A permission rule string cannot be parsed. Names the list, the index and the accepted grammar. */
+/**
+ * A permission policy cannot be built: a rule string that does not parse (naming the list, the
+ * index and the accepted grammar), a key that is not a list of the policy, or a bad default decision.
+ */
 export class PermissionRuleError extends A3sError {
   /** Path of the rule, e.g. `deny[2]`; with the layer that wrote it when known: `deny[0] (session options)`. */
   readonly field: string;
-  constructor(field: string, rule: string, problem: string) {
-    super('INVALID_PERMISSION_RULE', `${field}: '${rule}': ${problem}; expected 'Tool' or 'Tool(pattern)'`, {
-      details: { field, rule },
+  /**
+   * `rule` is the refused text (`undefined` when a key itself is refused); `expected` ends the
+   * message with what is accepted instead (default: the rule grammar).
+   */
+  constructor(
+    field: string,
+    rule: string | undefined,
+    problem: string,
+    expected = "expected 'Tool' or 'Tool(pattern)'",
+  ) {
+    super('INVALID_PERMISSION_RULE', `${field}: ${rule === undefined ? '' : `'${rule}': `}${problem}; ${expected}`, {
+      details: rule === undefined ? { field } : { field, rule },
     });
     this.field = field;
   }

@@ -22,6 +22,12 @@ describe('ToolInvoker basics', () => {
     expect(t.events.payloads('toolEnd')[0]).toMatchObject({ id: 'c1', name: 'echo', exit_code: 0, error_kind: null });
   });
 
+  it('a policy with a misspelt list name is refused at construction, so what it meant to deny never runs', () => {
+    expect(() => setup({ policy: { allow: ['echo'], dney: ['echo'] } as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_PERMISSION_RULE', field: 'dney' }),
+    );
+  });
+
   it('PERM-02: a deny is final: "Permission denied: <rule>", permission_denied event, tool not run', async () => {
     const { invoker, state } = setup({ policy: { deny: ['Echo(*secret*)'], allow: ['echo'] } });
     const t = createTestInvocation();

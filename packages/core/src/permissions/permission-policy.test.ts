@@ -150,6 +150,35 @@ describe('PermissionPolicy', () => {
     );
     expect(() => new PermissionPolicy({ deny: ['Ba sh'] })).toThrow(/deny\[0\]/);
   });
+
+  it('a misspelt list name fails closed: refused by name with the allowed keys and the near one, never dropped', () => {
+    const refusal = (config: unknown): PermissionRuleError => {
+      try {
+        new PermissionPolicy(config as never);
+      } catch (e) {
+        if (e instanceof PermissionRuleError) return e;
+        throw e;
+      }
+      throw new Error(`accepted ${JSON.stringify(config)}`);
+    };
+    const dney = refusal({ allow: ['echo'], dney: ['echo'] });
+    expect(dney.code).toBe('INVALID_PERMISSION_RULE');
+    expect(dney.field).toBe('dney');
+    expect(dney.message).toBe(
+      "dney: is not a key of a permission policy; allowed keys: deny, ask, allow, defaultDecision; did you mean 'deny'?",
+    );
+    expect(refusal({ Deny: ['echo'] }).message).toMatch(/^Deny: .*did you mean 'deny'\?$/);
+    expect(refusal({ default: 'allow' }).field).toBe('default');
+    expect(refusal('Bash(rm:*)').message).toMatch(/^permissions: must be a policy object, got string; allowed keys:/);
+    expect(refusal(null).field).toBe('permissions');
+    // The default decision names its own allowed values, not the rule grammar.
+    const allw = refusal({ defaultDecision: 'allw' });
+    expect(allw.message).toBe(
+      "defaultDecision: 'allw': is not a decision; allowed: allow, deny, ask; did you mean 'allow'?",
+    );
+    // A key set to undefined is let be (an options object built with optional fields).
+    expect(new PermissionPolicy({ deny: undefined, allow: ['echo'] }).evaluate('echo', {}).decision).toBe('allow');
+  });
 });
 
 describe('path deny rules for reads', () => {

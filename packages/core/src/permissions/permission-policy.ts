@@ -3,6 +3,7 @@
  * Evaluation order is deny → ask → allow → default: a deny always wins, and an ask beats an
  * allow, so no rule someone wrote is made dead by a broader one in another list.
  */
+import { didYouMean } from '../config/did-you-mean.js';
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import {
   canonicalSubject,
@@ -16,6 +17,7 @@ import {
   type PermissionRule,
 } from './permission-rule.js';
 import { withAncestors } from './path-spelling.js';
+import { checkPolicyConfig } from './policy-config-keys.js';
 import { ruleField } from './rule-origins.js';
 import { firstRelinked, firstWriteOutside } from './outside-writes.js';
 import { mcpPathArguments, shellRelinked, shellSecrets, shellWrites, unreadableCommand } from './rule-subjects.js';
@@ -72,8 +74,12 @@ export class PermissionPolicy {
   /** The decision when no rule matches. */
   readonly defaultDecision: PermissionDecision;
 
-  /** Parses every rule; throws `INVALID_PERMISSION_RULE` naming the list and index of a bad one. */
+  /**
+   * Parses every rule; throws `INVALID_PERMISSION_RULE` naming the list and index of a bad one,
+   * a key that is not `deny`, `ask`, `allow` or `defaultDecision`, or a bad `defaultDecision`.
+   */
   constructor(config: PermissionPolicyConfig = {}) {
+    checkPolicyConfig(config);
     const parse = (list: readonly string[] | undefined, name: string): PermissionRule[] => {
       if (list === undefined) return [];
       if (!Array.isArray(list)) throw new PermissionRuleError(name, String(list), 'must be an array of rule strings');
@@ -97,7 +103,12 @@ export class PermissionPolicy {
     );
     const d = config.defaultDecision ?? 'ask';
     if (!DECISIONS.includes(d))
-      throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
+      throw new PermissionRuleError(
+        'defaultDecision',
+        String(d),
+        'is not a decision',
+        `allowed: ${DECISIONS.join(', ')}${didYouMean(String(d), DECISIONS)}`,
+      );
     this.defaultDecision = d;
     configs.set(this, config);
   }

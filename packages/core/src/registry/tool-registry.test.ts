@@ -29,6 +29,25 @@ describe('ToolRegistry', () => {
     expect(bare.toolNames()).not.toContain('write_note');
   });
 
+  it('a misspelt option or capabilities given as one string is refused by name, never dropped', () => {
+    const refused = (options: unknown, field: string, message: RegExp) =>
+      expect(() => new ToolRegistry(options as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_TOOL_DEFINITION', field, message: expect.stringMatching(message) }),
+      );
+    refused(
+      { capabilites: ['exec'] },
+      'options.capabilites',
+      /^ToolRegistry: options\.capabilites: is not an option of ToolRegistry; allowed: capabilities; did you mean 'capabilities'\?$/,
+    );
+    refused(
+      { capabilities: 'exec' },
+      'options.capabilities',
+      /must be an array or set of capability names.*got "exec"/,
+    );
+    refused(['exec'], 'options', /must be an options object \{ capabilities \}/);
+    expect([...new ToolRegistry({ capabilities: new Set(['exec'] as const) }).capabilities()]).toEqual(['exec']);
+  });
+
   it('TIER-05: a pending tool registers when a resource provides its capability', () => {
     const r = new ToolRegistry();
     expect(r.add(lsp).pending).toEqual([{ name: 'lsp', missing: ['resource.lsp'] }]);

@@ -4,6 +4,7 @@
  * waits as *pending* and registers as soon as `provide` supplies what it lacks. Tools can be
  * added and removed at any time (MCP discovery, host tools). Middleware wraps tools by name.
  */
+import { didYouMean } from '../config/did-you-mean.js';
 import { ToolDefinitionError } from '../errors/tool-errors.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import type { Tool, ToolTier } from '../tools/tool.js';
@@ -38,6 +39,33 @@ export interface ToolRegistryOptions {
   readonly capabilities?: Iterable<WorkspaceCapability>;
 }
 
+const OPTION_KEYS: readonly string[] = ['capabilities'];
+
+/**
+ * Refuses options that are not an object or have a key other than `capabilities` (a misspelt
+ * `capabilites` would leave every tool that needs a capability pending), and capabilities given
+ * as one string (it would be taken letter by letter).
+ */
+function checkOptions(options: unknown): asserts options is ToolRegistryOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new ToolDefinitionError('ToolRegistry', 'options', 'must be an options object { capabilities }');
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || OPTION_KEYS.includes(key)) continue;
+    throw new ToolDefinitionError(
+      'ToolRegistry',
+      `options.${key}`,
+      `is not an option of ToolRegistry; allowed: ${OPTION_KEYS.join(', ')}${didYouMean(key, OPTION_KEYS)}`,
+    );
+  }
+  const caps = (options as ToolRegistryOptions).capabilities;
+  if (caps !== undefined && (typeof caps !== 'object' || caps === null || !(Symbol.iterator in caps)))
+    throw new ToolDefinitionError(
+      'ToolRegistry',
+      'options.capabilities',
+      `must be an array or set of capability names (e.g. ['fs.read', 'exec']), got ${typeof caps === 'string' ? JSON.stringify(caps) : typeof caps}`,
+    );
+}
+
 /** The registry. Not handed to tools: they only ever see a scoped invoker. */
 export class ToolRegistry {
   readonly #capabilities = new Set<WorkspaceCapability>();
@@ -48,7 +76,9 @@ export class ToolRegistry {
   #definitions: readonly ToolDefinition[] | undefined;
   #version = 0;
 
+  /** @throws ToolDefinitionError naming an unknown option key (with the allowed one) or a malformed `capabilities`. */
   constructor(options: ToolRegistryOptions = {}) {
+    checkOptions(options);
     for (const c of options.capabilities ?? []) this.#capabilities.add(c);
   }
 

@@ -28,6 +28,34 @@ describe('LocalWorkspace', () => {
     }
   });
 
+  it('a misspelt option, a path string or a string `without` is refused by name, never dropped', () => {
+    const tmp = tempDir();
+    try {
+      const refused = (options: unknown, field: string, message: RegExp) =>
+        expect(() => new LocalWorkspace(options as never)).toThrow(
+          expect.objectContaining({ code: 'WORKSPACE_CONFIGURATION', field, message: expect.stringMatching(message) }),
+        );
+      // A misspelt restriction would leave the shell it was meant to take away.
+      refused(
+        { root: tmp.dir, witout: ['exec'] },
+        'witout',
+        /^workspace option witout: is not an option of new LocalWorkspace\(options\); allowed: root, searchEngine, without, passEnv, maxProcesses, isolateCommands; did you mean 'without'\?$/,
+      );
+      refused({ rot: tmp.dir }, 'rot', /did you mean 'root'\?/);
+      refused({ root: tmp.dir, isolateCommand: true }, 'isolateCommand', /did you mean 'isolateCommands'\?/);
+      refused(tmp.dir, 'options', /takes an options object, not a string; pass \{ root: '\/path\/to\/project' \}/);
+      refused(undefined, 'options', /takes an options object such as \{ root:/);
+      refused(
+        { root: tmp.dir, without: 'exec' },
+        'without',
+        /must be an array of service names \(search, exec, git\), e\.g\. \['exec'\], got "exec"/,
+      );
+      expect(new LocalWorkspace({ root: tmp.dir, without: ['exec'], passEnv: undefined }).exec).toBeUndefined();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it('writes atomically, keeps file modes, removes files and empty directories', async () => {
     const tmp = tempDir();
     try {

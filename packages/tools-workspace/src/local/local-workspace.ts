@@ -5,7 +5,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { WorkspaceServiceCapability, WorkspaceServices } from '@a3s-code/core';
-import { WorkspaceConfigurationError } from '../errors.js';
+import { checkWorkspaceOptions, WorkspaceConfigurationError } from '../errors.js';
 import { LocalExec } from './local-exec.js';
 import { LocalFileSystem } from './local-fs.js';
 import { LocalGit } from './local-git.js';
@@ -52,8 +52,19 @@ export type OptionalLocalService = 'search' | 'exec' | 'git';
 const ALL: readonly WorkspaceServiceCapability[] = ['fs.read', 'fs.write', 'fs.list', 'search', 'exec', 'git'];
 const OPTIONAL: readonly OptionalLocalService[] = ['search', 'exec', 'git'];
 const ENGINES: readonly LocalSearchEngine[] = ['auto', 'ripgrep', 'js'];
+const OPTION_KEYS: readonly string[] = [
+  'root',
+  'searchEngine',
+  'without',
+  'passEnv',
+  'maxProcesses',
+  'isolateCommands',
+];
 
-/** A workspace on the local disk. Construction checks the root and throws `WORKSPACE_CONFIGURATION`. */
+/**
+ * A workspace on the local disk. Construction checks the options (an unknown key is refused, never
+ * dropped) and the root, and throws `WORKSPACE_CONFIGURATION`.
+ */
 export class LocalWorkspace implements WorkspaceServices {
   /** Real absolute root (symlinks resolved). */
   readonly root: string;
@@ -64,7 +75,8 @@ export class LocalWorkspace implements WorkspaceServices {
   readonly git?: LocalGit;
 
   constructor(options: LocalWorkspaceOptions) {
-    if (typeof options?.root !== 'string' || options.root === '')
+    checkWorkspaceOptions(options, OPTION_KEYS, 'new LocalWorkspace(options)', "{ root: '/path/to/project' }");
+    if (typeof options.root !== 'string' || options.root === '')
       throw new WorkspaceConfigurationError('root', 'must be a non-empty path string');
     if (options.root.includes('\0')) throw new WorkspaceConfigurationError('root', 'must not contain a NUL byte');
     const engine = options.searchEngine ?? 'auto';
@@ -82,6 +94,11 @@ export class LocalWorkspace implements WorkspaceServices {
     }
     if (!statSync(real).isDirectory())
       throw new WorkspaceConfigurationError('root', `${JSON.stringify(abs)} is not a directory`);
+    if (options.without !== undefined && !Array.isArray(options.without))
+      throw new WorkspaceConfigurationError(
+        'without',
+        `must be an array of service names (${OPTIONAL.join(', ')}), e.g. ['exec'], got ${JSON.stringify(options.without)}`,
+      );
     const without = new Set<WorkspaceServiceCapability>(options.without ?? []);
     for (const cap of without) {
       if (!(OPTIONAL as readonly string[]).includes(cap))

@@ -32,6 +32,14 @@ describe('MemoryWorkspace', () => {
     expect(() => new MemoryWorkspace({ root: 'relative' })).toThrow(
       expect.objectContaining({ code: 'WORKSPACE_CONFIGURATION', field: 'root' }),
     );
+    // A misspelt `files` would otherwise give an empty workspace.
+    await expect(MemoryWorkspace.create({ file: { 'a.ts': 'x' } } as never)).rejects.toMatchObject({
+      code: 'WORKSPACE_CONFIGURATION',
+      field: 'file',
+      message:
+        "workspace option file: is not an option of MemoryWorkspace; allowed: root, files, now; did you mean 'files'?",
+    });
+    expect(() => new MemoryWorkspace('/ws' as never)).toThrow(/takes an options object, not a string; pass \{ files:/);
     const ws = new MemoryWorkspace();
     const c = new AbortController();
     c.abort();

@@ -3,6 +3,7 @@
  * `fs.write`, `fs.list`, `search`): no `exec`, no `git`. Search uses the JS engine.
  */
 import type { WorkspaceServiceCapability, WorkspaceServices } from '@a3s-code/core';
+import { checkWorkspaceOptions } from '../errors.js';
 import { displayRoot, fileOnlyCapabilities } from '../paths/display-root.js';
 import { JsSearch } from '../search/js-search.js';
 import { MemoryFileSystem } from './memory-fs.js';
@@ -17,7 +18,9 @@ export interface MemoryWorkspaceOptions {
   readonly now?: () => number;
 }
 
-/** An in-memory workspace (file tools only). */
+const OPTION_KEYS: readonly string[] = ['root', 'files', 'now'];
+
+/** An in-memory workspace (file tools only); an unknown option key throws `WORKSPACE_CONFIGURATION`. */
 export class MemoryWorkspace implements WorkspaceServices {
   static {
     // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_MemoryWorkspace`; people read `MemoryWorkspace`.
@@ -30,6 +33,7 @@ export class MemoryWorkspace implements WorkspaceServices {
 
   /** Use {@link MemoryWorkspace.create} to start with files. */
   constructor(options: MemoryWorkspaceOptions = {}) {
+    checkWorkspaceOptions(options, OPTION_KEYS, 'MemoryWorkspace', "{ files: { 'a.txt': 'hello' } }");
     this.root = displayRoot(options.root);
     this.fs = new MemoryFileSystem(this.root, options.now ?? Date.now);
     this.search = new JsSearch(this.fs, this.root);

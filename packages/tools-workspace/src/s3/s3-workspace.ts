@@ -6,7 +6,7 @@
  * `metadata.search` (`truncated` when the cap stopped the scan, with a warning).
  */
 import type { WorkspaceServiceCapability, WorkspaceServices } from '@a3s-code/core';
-import { WorkspaceConfigurationError } from '../errors.js';
+import { checkWorkspaceOptions, WorkspaceConfigurationError } from '../errors.js';
 import { displayRoot, fileOnlyCapabilities } from '../paths/display-root.js';
 import { JsSearch } from '../search/js-search.js';
 import { S3Client } from './s3-client.js';
@@ -37,6 +37,20 @@ export interface S3WorkspaceOptions {
   /** The fetch to use. Default the global one. */
   readonly fetch?: typeof fetch;
 }
+
+const OPTION_KEYS: readonly string[] = [
+  'endpoint',
+  'bucket',
+  'prefix',
+  'region',
+  'credentials',
+  'root',
+  'maxScanObjects',
+  'timeoutMs',
+  'maxObjectBytes',
+  'listPageSize',
+  'fetch',
+];
 
 /** Default cap on the objects one search visits. */
 export const DEFAULT_MAX_SCAN_OBJECTS = 10_000;
@@ -108,6 +122,12 @@ export class S3Workspace implements WorkspaceServices {
 
   /** Checks the options (nothing is sent until the first call). @throws WorkspaceConfigurationError naming the option. */
   constructor(options: S3WorkspaceOptions) {
+    checkWorkspaceOptions(
+      options,
+      OPTION_KEYS,
+      'new S3Workspace(options)',
+      "{ endpoint: 'https://…', bucket: 'name' }",
+    );
     let endpoint: URL;
     try {
       endpoint = new URL(options.endpoint);
