@@ -24,7 +24,12 @@ describe('debug calls as shell commands', () => {
     ]);
     expect(debugShellCommands({ op: 'launch', program: './bin/server', adapter: 'lldb' })).toEqual(["'./bin/server'"]);
     expect(debugShellCommands({ op: 'launch', program: 'app.exe' })).toEqual(["'app.exe'"]);
-    expect(debugShellCommands({ op: 'evaluate', expression: 'len(items)' })).toEqual(["python3 -c 'len(items)'"]);
+    expect(debugShellCommands({ op: 'evaluate', expression: 'len(items)', adapter: 'debugpy' })).toEqual([
+      "python3 -c 'len(items)'",
+    ]);
+    expect(debugShellCommands({ op: 'evaluate', expression: 'x + 1' })).toEqual(["python3 -c 'x + 1'"]);
+    // Not named a Python session's, an expression that calls something cannot be read.
+    expect(debugShellCommands({ op: 'evaluate', expression: 'len(items)' })).toEqual(["eval 'len(items)'"]);
     expect(debugShellCommands({ op: 'evaluate', expression: 'system("rm x")' })).toEqual([`eval 'system("rm x")'`]);
     expect(debugShellCommands({ op: 'stack' })).toEqual([]);
     expect(debugShellCommands({ op: 'attach' })).toEqual([]);
@@ -44,10 +49,36 @@ describe('debug calls as shell commands', () => {
 
   it('PERM-02: expressions that start nothing and ops that run nothing are not touched by Bash rules', () => {
     const config: PermissionPolicyConfig = { deny: ['Bash(rm:*)'], defaultDecision: 'allow' };
-    for (const expression of ['x + 1', 'len(items)', 'user.name', 'items[0].total()'])
+    for (const expression of ['x + 1', 'user.name', 'items[0]', '*(int *)p + arr[2]', 'a == b && c <= d'])
       expect(judge(config, { op: 'evaluate', expression }), expression).toBe('allow');
+    for (const expression of ['len(items)', 'items[0].total()'])
+      expect(judge(config, { op: 'evaluate', expression, adapter: 'debugpy' }), expression).toBe('allow');
     for (const op of ['stack', 'threads', 'continue', 'status', 'terminate'] as const)
       expect(judge(config, { op }), op).toBe('allow');
+  });
+
+  it.each([
+    [
+      'a function looked up by a name built at run time',
+      'pthread_create(0, 0, dlsym(0, "sys" "tem"), strdup("rm -f x"))',
+    ],
+    ['a call through a cast pointer', '((int (*)(const char *))p)("rm -f x")'],
+    ['an assignment that redirects the program', 'handler = &unlink'],
+    ['a compound assignment', 'n <<= 2'],
+    ['an increment', 'counter++'],
+    ['a Go method call', 'cmd.Run()'],
+    ['a statement list', 'x; y'],
+  ])('PERM-02: with deny Bash(rm:*), an expression of a native session with %s is denied', (_, expression) => {
+    const config: PermissionPolicyConfig = { deny: ['Bash(rm:*)'], defaultDecision: 'allow' };
+    expect(judge(config, { op: 'evaluate', expression })).toBe('deny');
+    expect(judge(config, { op: 'evaluate', expression, adapter: 'lldb' })).toBe('deny');
+    expect(judge(config, { op: 'evaluate', expression, adapter: 'delve' })).toBe('deny');
+  });
+
+  it('PERM-05: with ask Bash(git push:*), a native expression that calls something is asked, not run unasked', () => {
+    const config: PermissionPolicyConfig = { ask: ['Bash(git push:*)'], allow: ['debug'] };
+    expect(judge(config, { op: 'evaluate', expression: 'dlsym(0, "sys" "tem")' })).toBe('ask');
+    expect(judge(config, { op: 'evaluate', expression: 'total * 2' })).toBe('allow');
   });
 
   it('PERM-02: a launch is judged by the adapter that runs it, whatever the file is called', () => {

@@ -202,6 +202,10 @@ describe.skipIf(!LLDB)('debug on lldb-dap', () => {
       ['main', 11],
     ]);
     expect((await call({ op: 'evaluate', expression: 'a * 10 + b' })).output).toBe('23');
+    // An expression judged as a Python session's runs only in one.
+    const named = await call({ op: 'evaluate', expression: 'a * 10 + b', adapter: 'debugpy' });
+    expect(named.exitCode).not.toBe(0);
+    expect(named.output).toMatch(/evaluate names adapter 'debugpy', but the session runs 'lldb'/);
     expect((await call({ op: 'step_over' })).output).toMatch(/app\.c:6\)/);
     expect((await call({ op: 'continue' })).output).toMatch(/the program ended with exit code 0/);
     expect((await call({ op: 'output' })).output).toContain('start\nresult 5\n');

@@ -2,14 +2,18 @@
  * The shell command lines a `debug` call is equivalent to, for the session's `Bash(…)` rules
  * (`Tool.shellEquivalent`): a `launch` runs its program with its arguments through its adapter
  * (`python3 <file> …` under debugpy, `go build`/`go run` under delve, the program itself under
- * lldb), and an `evaluate` runs code inside the program being
- * debugged. An expression is read as Python (`python3 -c '<expression>'`, as an `eval` cell is);
- * one that calls what starts processes or loads code in C, C++, Go or Rust (`system(`, `popen(`,
- * `exec…(`, `fork(`, `exec.Command(`, `dlopen(`, …) cannot be judged and is `eval '<expression>'`,
- * which the judge cannot name, so it meets every deny and ask rule. Other operations run nothing.
+ * lldb), and an `evaluate` runs code inside the program being debugged. An expression of a Python
+ * session (`adapter: 'debugpy'` named; the call is refused when the session runs another adapter)
+ * is read as Python (`python3 -c '<expression>'`, as an `eval` cell is). Any other expression is
+ * read as Python only when it merely reads (no call, no assignment): in C, C++, Go or Rust a call
+ * can start a process by ways no list of names catches (a function looked up by a name built at
+ * run time), so such an expression, like one that names what starts processes or loads code
+ * (`system(`, `popen(`, `exec…(`, `dlopen(`, …), is `eval '<expression>'`, which the judge cannot
+ * name, so it meets every deny and ask rule. Other operations run nothing.
  */
 import { extname } from 'node:path';
 import { shellQuote } from '../eval/cell-commands.js';
+import { DebugToolError } from './debug-errors.js';
 
 /** Calls that start processes or load code, in the languages the native and Go adapters debug. */
 const NATIVE_RUNS =
@@ -51,8 +55,37 @@ export function debugShellCommands(args: {
     return launchCommands(args.program, args.args ?? [], args.adapter);
   if (args.op === 'evaluate' && args.expression !== undefined) {
     const text = args.expression.normalize('NFKC');
-    if (NATIVE_RUNS.test(text)) return [`eval ${shellQuote(args.expression)}`];
+    if (NATIVE_RUNS.test(text) || (args.adapter !== 'debugpy' && !onlyReads(text)))
+      return [`eval ${shellQuote(args.expression)}`];
     return [`python3 -c ${shellQuote(args.expression)}`];
   }
   return [];
+}
+
+/**
+ * True for an expression that only reads, in any of the languages debugged: one line, no call
+ * (`(` right after a name, a closing bracket or a quote; a cast's or a group's `(` follows an
+ * operator), no assignment or increment, no block, no statement separator, no lldb command.
+ */
+export function onlyReads(text: string): boolean {
+  if (/[`;{}\n\r]/.test(text)) return false;
+  if (/[\p{L}\p{N}_$)\]'"]\s*\(/u.test(text)) return false;
+  return !/<<=|>>=|(?<![=!<>])=(?!=)|\+\+|--/.test(text);
+}
+
+/**
+ * Refuses an `evaluate` that names an adapter other than the session's: its expression was judged
+ * as code of the adapter named, so it runs only in such a session.
+ */
+export function checkEvaluateAdapter<S extends { readonly adapter: { readonly id: string } }>(
+  named: string | undefined,
+  session: S,
+): S {
+  const running = session.adapter.id;
+  if (named === undefined || named === running) return session;
+  throw new DebugToolError(
+    'DEBUG_ARGS',
+    `evaluate names adapter '${named}', but the session runs '${running}'; name '${running}' or leave adapter out`,
+    { op: 'evaluate', adapter: named, session_adapter: running },
+  );
 }

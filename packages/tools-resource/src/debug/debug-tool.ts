@@ -52,7 +52,9 @@ const debugInput = (z: Zod) =>
     adapter: z
       .enum(ADAPTER_IDS as unknown as ['debugpy', 'lldb', 'delve', 'dart'])
       .optional()
-      .describe('launch/attach: the adapter (default: by program kind; attach needs it)'),
+      .describe(
+        "launch/attach: the adapter (default: by program kind; attach needs it); evaluate: the session's adapter ('debugpy' has a Python expression that calls something read as Python)",
+      ),
     port: z
       .number()
       .int()
@@ -92,7 +94,7 @@ attach {adapter, port or pid} (debugpy: port; delve: pid; lldb: pid or a gdb-rem
 launch and attach return at the first stop or the end, waiting up to 30 s when breakpoints are set and about 3 s once the program runs when none are (wait_ms sets it, as for every op that waits); a program still going then is reported running: follow it with wait, status, output or pause.
 wait (up to 30 s for the next stop or the end; says running if neither came), continue / pause / step_over / step_in / step_out {thread_id?} (wait for the next stop; running if none came),
 threads, stack {thread_id?} (at most 30 frames), scopes {frame_id} (each with a reference),
-variables {reference} (at most 50 children, values cut at 400 chars), evaluate {expression, frame_id?},
+variables {reference} (at most 50 children, values cut at 400 chars), evaluate {expression, frame_id?, adapter?},
 output (the program's stdout/stderr, capped), terminate (ends the session, kills the adapter and the program).
 Adapters: debugpy (.py; pyproject.toml, setup.py or requirements.txt), delve (Go; go.mod), lldb (binaries; Cargo.toml or CMakeLists.txt), dart (pubspec.yaml).
 Only inside the workspace: launch a program in it, attach to a process working in it (never this host or its parents).

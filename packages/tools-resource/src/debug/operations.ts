@@ -2,6 +2,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { PermissionDeniedError, type ToolResult } from '@a3s-code/core';
 import type { AdapterId } from './adapters.js';
+import { checkEvaluateAdapter } from './debug-commands.js';
 import { DebugToolError } from './debug-errors.js';
 import { lineCount } from './source-file.js';
 import { framesAfter } from './stack-count.js';
@@ -11,7 +12,6 @@ import type { DebugSession, ProcessHold } from './debug-session.js';
 
 /** Frames `stack` returns at most. */
 export const DEBUG_MAX_FRAMES = 30;
-
 /** Children `variables` returns at most. */
 export const DEBUG_MAX_VARIABLES = 50;
 /** Characters of one value at most. */
@@ -344,7 +344,7 @@ export async function runOperation(
       });
     }
     case 'evaluate': {
-      const s = await live(debug);
+      const s = checkEvaluateAdapter(a.adapter, await live(debug));
       const expression = need(a.expression, 'expression', 'evaluate');
       const frameId = a.frame_id ?? (await topFrame(s));
       const body = await s.request('evaluate', {
