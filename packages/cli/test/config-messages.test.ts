@@ -34,7 +34,7 @@ describe('configuration mistakes, in words', () => {
     ]);
     expect(bogus.status, bogus.stderr).toBe(2);
     expect(bogus.stderr).toContain(
-      'mcpServers.a.bogus: is not a known key of a stdio server (command); allowed keys: command, args, env, cwd, stderrBytes, enabled, timeoutMs, connectTimeoutMs, maxMessageBytes',
+      'mcpServers.a.bogus: is not a known key of a stdio server (command); allowed keys: command, type, args, env, cwd, stderrBytes, enabled, timeoutMs, connectTimeoutMs, maxMessageBytes',
     );
     const remote = a3s([
       'tools',
@@ -43,7 +43,7 @@ describe('configuration mistakes, in words', () => {
       '--trust-workspace',
     ]);
     expect(remote.stderr).toContain(
-      'mcpServers.a.command2: is not a known key of a remote server (url); allowed keys: url, headers, transport,',
+      'mcpServers.a.command2: is not a known key of a remote server (url); allowed keys: url, type, headers, transport,',
     );
     const args = a3s([
       'tools',

@@ -79,7 +79,7 @@ describe('a3s serve: the protocol', () => {
     expect(await s.end()).toBe(0);
   });
 
-  it('an unknown field names the fields allowed there; an attachment of no known kind names the kinds; a field of another form names that form', async () => {
+  it('an unknown field names the fields allowed there; an attachment of no known kind names the kinds; a field of another form names that form; a blank prompt is called blank', async () => {
     const s = serve(tempRepo());
     const cases: [string, unknown, string, string][] = [
       [
@@ -106,6 +106,24 @@ describe('a3s serve: the protocol', () => {
         { sessionId: 's', prompt: 'hi', attachments: [{ type: 'image', path: 'a.png', data: 'iVBO' }] },
         'params.attachments.0.data',
         'unknown field; allowed: type, path, mediaType, name',
+      ],
+      [
+        'session/send',
+        { sessionId: 's', prompt: '   ' },
+        'params.prompt',
+        'is empty or only whitespace: the prompt (the task for the model) must have text',
+      ],
+      [
+        'session/send',
+        { sessionId: 's', prompt: '' },
+        'params.prompt',
+        'is empty or only whitespace: the prompt (the task for the model) must have text',
+      ],
+      [
+        'session/steer',
+        { sessionId: 's', text: ' \n' },
+        'params.text',
+        'is empty or only whitespace: a steer message must have text',
       ],
     ];
     for (const [method, params, field, problem] of cases) {

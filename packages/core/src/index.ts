@@ -15,6 +15,7 @@ export {
   CatalogPlanError,
   CatalogPreparationError,
   CatalogValidationError,
+  InvalidPromptError,
   InvalidToolArgsError,
   ModelConfigurationError,
   NothingToResumeError,

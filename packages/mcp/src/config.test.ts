@@ -27,6 +27,42 @@ describe('mcpServers configuration', () => {
     expect(parseMcpServers(undefined)).toEqual({});
   });
 
+  it("takes a Claude Code .mcp.json entry's type when it agrees with the entry; http and sse set the transport", () => {
+    const parsed = parseMcpServers({
+      fs: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] },
+      api: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer t' } },
+      events: { type: 'sse', url: 'https://example.com/sse' },
+      both: { type: 'sse', transport: 'sse', url: 'https://example.com/sse' },
+    });
+    expect(parsed).toEqual({
+      fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] },
+      api: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer t' }, transport: 'streamable-http' },
+      events: { url: 'https://example.com/sse', transport: 'sse' },
+      both: { url: 'https://example.com/sse', transport: 'sse' },
+    });
+  });
+
+  it('refuses a type that contradicts the entry, or that is not stdio, http or sse, naming what the entry takes', () => {
+    const stdio = "this entry has `command` (a stdio server): its type is 'stdio', or leave type out";
+    const remote =
+      "this entry has `url` (a remote server): its type is 'http' (Streamable HTTP) or 'sse', or leave type out";
+    expect(fieldOf({ fs: { type: 'http', command: 'npx' } })).toBe(
+      `mcpServers.fs.type | mcpServers.fs.type: 'http' contradicts the entry: ${stdio}`,
+    );
+    expect(fieldOf({ api: { type: 'stdio', url: 'https://example.com/mcp' } })).toBe(
+      `mcpServers.api.type | mcpServers.api.type: 'stdio' contradicts the entry: ${remote}`,
+    );
+    expect(fieldOf({ fs: { type: 'local', command: 'npx' } })).toBe(
+      `mcpServers.fs.type | mcpServers.fs.type: must be 'stdio', 'http' or 'sse' (as in Claude Code's .mcp.json), not "local"; ${stdio}`,
+    );
+    expect(fieldOf({ api: { type: 3, url: 'https://example.com/mcp' } })).toBe(
+      `mcpServers.api.type | mcpServers.api.type: must be 'stdio', 'http' or 'sse' (as in Claude Code's .mcp.json), not a number; ${remote}`,
+    );
+    expect(fieldOf({ api: { type: 'http', transport: 'sse', url: 'https://example.com/mcp' } })).toBe(
+      `mcpServers.api.type | mcpServers.api.type: 'http' means transport 'streamable-http', but transport is "sse": keep one of them`,
+    );
+  });
+
   it('errors name the key path and what is allowed', () => {
     expect(fieldOf({ github: { command: '' } })).toMatch(/^mcpServers\.github\.command \| .*non-empty/);
     expect(fieldOf({ github: { command: 'x', args: ['a', 3] } })).toMatch(/^mcpServers\.github\.args\[1\] \| /);
@@ -62,10 +98,10 @@ describe('mcpServers configuration', () => {
 
   it('an unknown key lists the allowed keys of its kind; a value of the wrong type says what it must be', () => {
     expect(fieldOf({ a: { command: 'x', bogus: 1 } })).toBe(
-      'mcpServers.a.bogus | mcpServers.a.bogus: is not a known key of a stdio server (command); allowed keys: command, args, env, cwd, stderrBytes, enabled, timeoutMs, connectTimeoutMs, maxMessageBytes',
+      'mcpServers.a.bogus | mcpServers.a.bogus: is not a known key of a stdio server (command); allowed keys: command, type, args, env, cwd, stderrBytes, enabled, timeoutMs, connectTimeoutMs, maxMessageBytes',
     );
     expect(fieldOf({ a: { url: 'http://a.b', args: [] } })).toBe(
-      'mcpServers.a.args | mcpServers.a.args: is not a known key of a remote server (url); allowed keys: url, headers, transport, enabled, timeoutMs, connectTimeoutMs, maxMessageBytes',
+      'mcpServers.a.args | mcpServers.a.args: is not a known key of a remote server (url); allowed keys: url, type, headers, transport, enabled, timeoutMs, connectTimeoutMs, maxMessageBytes',
     );
     expect(fieldOf({ a: { command: 'x', args: '-y pkg' } })).toBe(
       'mcpServers.a.args | mcpServers.a.args: must be an array of strings, e.g. ["-y", "@modelcontextprotocol/server-github"], not a string',

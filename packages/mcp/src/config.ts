@@ -1,7 +1,8 @@
 /**
  * The `mcpServers` configuration (part of `CodeConfig`): one entry per server, keyed by the
  * server's name. A stdio server has `command` (with optional `args`, `env`, `cwd`); a remote
- * server has `url` (with optional `headers` and `transport`). Validated with zod; every error
+ * server has `url` (with optional `headers` and `transport`); either may say its `type` as Claude
+ * Code's `.mcp.json` does (`stdio`; `http`, `sse`). Validated with zod; every error
  * names the key path (`mcpServers.github.command`) and what is allowed.
  */
 import { lazyZod } from '@a3s-code/core';
@@ -98,8 +99,51 @@ function joinPath(base: string, path: readonly PropertyKey[]): string {
 
 /** The keys of each kind of entry, as an unknown key's error lists them. */
 const COMMON_KEYS = ['enabled', 'timeoutMs', 'connectTimeoutMs', 'maxMessageBytes'];
-const STDIO_KEYS = ['command', 'args', 'env', 'cwd', 'stderrBytes', ...COMMON_KEYS];
-const HTTP_KEYS = ['url', 'headers', 'transport', ...COMMON_KEYS];
+const STDIO_KEYS = ['command', 'type', 'args', 'env', 'cwd', 'stderrBytes', ...COMMON_KEYS];
+const HTTP_KEYS = ['url', 'type', 'headers', 'transport', ...COMMON_KEYS];
+
+/**
+ * The `type` of an entry as Claude Code's `.mcp.json` writes it, and the transport each means:
+ * `stdio` for a `command` entry; `http` (Streamable HTTP) and `sse` for a `url` entry.
+ */
+const ENTRY_TYPES = { stdio: 'stdio', http: 'streamable-http', sse: 'sse' } as const;
+
+/**
+ * The entry without `type`, which is taken when it agrees with the entry (`stdio` with `command`;
+ * `http` or `sse` with `url`, then it sets `transport`, which it must agree with when both are given).
+ * @throws McpConfigError naming `<path>.type` and the types allowed for the entry.
+ */
+function withoutType(value: object, path: string, stdio: boolean): object {
+  if (!('type' in value)) return value;
+  const { type, ...rest } = value as Record<string, unknown>;
+  const field = `${path}.type`;
+  const fits = stdio
+    ? "this entry has `command` (a stdio server): its type is 'stdio', or leave type out"
+    : "this entry has `url` (a remote server): its type is 'http' (Streamable HTTP) or 'sse', or leave type out";
+  if (typeof type !== 'string' || !Object.hasOwn(ENTRY_TYPES, type)) {
+    const given =
+      typeof type === 'string'
+        ? JSON.stringify(type)
+        : type === null
+          ? 'null'
+          : Array.isArray(type)
+            ? 'an array'
+            : `a ${typeof type}`;
+    throw new McpConfigError(
+      field,
+      `must be 'stdio', 'http' or 'sse' (as in Claude Code's .mcp.json), not ${given}; ${fits}`,
+    );
+  }
+  if ((type === 'stdio') !== stdio) throw new McpConfigError(field, `'${type}' contradicts the entry: ${fits}`);
+  if (stdio) return rest;
+  const transport = ENTRY_TYPES[type as 'http' | 'sse'];
+  if (rest.transport !== undefined && rest.transport !== transport)
+    throw new McpConfigError(
+      field,
+      `'${type}' means transport '${transport}', but transport is ${JSON.stringify(rest.transport)}: keep one of them`,
+    );
+  return { ...rest, transport };
+}
 
 /** What a value of each key must be, for a value of the wrong type (zod's words name only the JSON type). */
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -155,7 +199,9 @@ function fail(path: string, issues: readonly z.core.$ZodIssue[], stdio: boolean)
 
 /**
  * Validates one server entry. `path` names it in errors (`mcpServers.github`). A value with
- * both `command` and `url` (or neither) is rejected: a server is either local or remote.
+ * both `command` and `url` (or neither) is rejected: a server is either local or remote. A
+ * `type` copied from Claude Code's `.mcp.json` is taken when it agrees with the entry (see
+ * {@link withoutType}) and is not kept in the result: `http` and `sse` become `transport`.
  */
 export function parseMcpServerConfig(value: unknown, path = 'server'): McpServerConfig {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -169,7 +215,8 @@ export function parseMcpServerConfig(value: unknown, path = 'server'): McpServer
     );
   if (!hasCommand && !hasUrl)
     throw new McpConfigError(path, 'needs `command` (a stdio server) or `url` (a Streamable HTTP / SSE server)');
-  const parsed = hasCommand ? schemas().stdioSchema.safeParse(value) : schemas().httpSchema.safeParse(value);
+  const entry = withoutType(value, path, hasCommand);
+  const parsed = hasCommand ? schemas().stdioSchema.safeParse(entry) : schemas().httpSchema.safeParse(entry);
   if (!parsed.success) fail(path, parsed.error.issues, hasCommand);
   return Object.freeze(parsed.data);
 }

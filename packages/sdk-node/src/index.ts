@@ -52,6 +52,7 @@ export {
   EventEnvelopeError,
   EventStreamOptionsError,
   FactLogLockedError,
+  InvalidPromptError,
   InvalidToolArgsError,
   ModelConfigurationError,
   NothingToResumeError,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../src/index.js';
+import { A3sError, Agent, InvalidPromptError } from '../src/index.js';
 
 const configError = (field: string, message: RegExp) =>
   expect.objectContaining({ code: 'SESSION_CONFIGURATION', field, message: expect.stringMatching(message) });
@@ -169,7 +169,7 @@ describe('agent.session arguments', () => {
 });
 
 describe('prompts', () => {
-  it('an empty, blank or non-string prompt is INVALID_PROMPT saying what was given, before anything runs', async () => {
+  it('an empty, blank or non-string prompt is an InvalidPromptError (INVALID_PROMPT, field prompt) saying what was given, before anything runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
     const agent = await Agent.create({ model: model() });
     const session = await agent.session(dir);
@@ -183,11 +183,17 @@ describe('prompts', () => {
       ] as const)
         await expect(session.send(prompt as never)).rejects.toEqual(
           expect.objectContaining({
-            name: 'A3sError',
+            name: 'InvalidPromptError',
             code: 'INVALID_PROMPT',
+            field: 'prompt',
+            got,
+            details: { field: 'prompt', got },
             message: `the prompt must be a non-empty string (the task for the model), got ${got}`,
           }),
         );
+      const refused = await session.send('').catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(InvalidPromptError);
+      expect(A3sError.isInstance(refused)).toBe(true);
       expect((await session.send('hi')).text).toBe('done');
     } finally {
       await session.close();

@@ -7,7 +7,7 @@
  */
 import type { ToolInfo } from '@a3s-code/sdk';
 import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import type { Io, Out } from '../io.js';
 import { agentFor, flagOptions } from '../open-session.js';
 import { vibeStart } from '../vibe-settings.js';
@@ -31,6 +31,10 @@ Options:
       --json           print the surface as JSON: one array, each tool with its name, description,
                        inputSchema (the JSON Schema of its arguments), tier, capabilities, requires
 ${SESSION_FLAGS_HELP}
+
+The surface does not depend on the model: --model is checked but never called, so its key need
+not be set. --yolo and --vibe-tier change nothing here (no tool runs, no worker starts, the list is
+the same) and are refused.
 
 Only what the workspace's config file would make this command do needs --trust-workspace: start
 its MCP servers, list its agents and skills (its model, hooks or providers are not used here).`;
@@ -63,6 +67,30 @@ export function printTools(out: Out, style: Style, tools: readonly ToolInfo[], d
   out.write(style.dim(`${tools.length} tool(s) on the surface of ${dir}\n`));
 }
 
+/**
+ * Refuses the session flags that would change nothing in a listing: `--yolo` (whether asked calls
+ * run unasked: no call runs here) and `--vibe-tier` (the model of vibe workers: none starts here,
+ * and the vibe tools are the same whatever it is).
+ * @throws UsageError naming the flag, what it applies to and what to do instead.
+ */
+function refuseIdleFlags(values: { yolo?: boolean | undefined; 'vibe-tier'?: string[] | undefined }): void {
+  if (values.yolo !== undefined)
+    throw new UsageError(
+      '--yolo applies to tool calls that would ask (it runs them without asking); a3s tools runs no tool and lists the same tools with or without it, so leave --yolo out',
+    );
+  if (values['vibe-tier'] !== undefined)
+    throw new UsageError(
+      '--vibe-tier sets the model of vibe workers; a3s tools starts no workers and lists the same tools whatever their model (--vibe lists the vibe tools), so leave --vibe-tier out',
+    );
+}
+
+function withoutVariable(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): Readonly<Record<string, string | undefined>> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k !== name));
+}
+
 /** Runs `a3s tools`. */
 export async function toolsCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { ...SESSION_FLAGS, json: { type: 'boolean' } }, 'tools');
@@ -71,8 +99,12 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
     return EXIT.ok;
   }
   noPositionals(positionals, 'tools');
+  refuseIdleFlags(values);
   const flags = sessionFlags(values, io.cwd);
-  const agent = await agentFor(flags, io.env, TOOLS_CONFIG_KEYS);
+  // The model is not resolved (a listing needs no key): `--model` was only checked for its form, and
+  // it still stands in for A3S_MODEL, which is then not looked at either.
+  const env = flags.model === undefined ? io.env : withoutVariable(io.env, 'A3S_MODEL');
+  const agent = await agentFor({ ...flags, model: undefined }, env, TOOLS_CONFIG_KEYS);
   try {
     // `a3s code` answers questions at the terminal and `a3s run` parks them: both offer ask_user.
     const tools = await agent.describeTools(flags.cwd, {

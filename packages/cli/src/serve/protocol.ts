@@ -33,6 +33,17 @@ function closed<S extends z.core.$ZodLooseShape>(shape: S) {
   });
 }
 
+/**
+ * A string with text (trimmed). Empty or whitespace-only is refused saying so: zod's own message
+ * (`expected string to have >=1 characters`) reads wrong for `"   "`, which has three.
+ */
+function textWithContent(what: string) {
+  return z
+    .string()
+    .trim()
+    .min(1, { error: `is empty or only whitespace: ${what} must have text` });
+}
+
 const sessionId = z.string().min(1).max(256).describe('The session id (session/open returns it).');
 const runId = z.string().min(1).describe('A run id (session/send returns it; events carry it as metadata.run_id).');
 const ruleList = z.array(z.string().min(1)).max(500);
@@ -200,7 +211,7 @@ export const attachment = z.union([
 /** Params of `session/send`. */
 export const sessionSendParams = closed({
   sessionId,
-  prompt: z.string().trim().min(1).describe('The prompt of the new run.'),
+  prompt: textWithContent('the prompt (the task for the model)').describe('The prompt of the new run.'),
   attachments: z
     .array(attachment)
     .max(32)
@@ -246,7 +257,7 @@ export const sessionInterruptResult = z.strictObject({ interrupted: z.boolean() 
 /** Params of `session/steer`. */
 export const sessionSteerParams = closed({
   sessionId,
-  text: z.string().trim().min(1).describe("A message for the active run's next model call."),
+  text: textWithContent('a steer message').describe("A message for the active run's next model call."),
   runId: runId.optional().describe('Only steer this run (refused with wrong_run otherwise).'),
   requestId: z.string().min(1).optional().describe('Idempotency key: a repeated id is acknowledged once.'),
   attachments: z

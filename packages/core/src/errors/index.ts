@@ -2,6 +2,7 @@ export { A3sError, StepLimitError } from '@a3s-code/effect';
 export type { A3sErrorOptions } from '@a3s-code/effect';
 export {
   AsyncSessionBuildRequiredError,
+  InvalidPromptError,
   NothingToResumeError,
   SessionBusyError,
   SessionClosedError,

@@ -98,6 +98,23 @@ export class SessionConfigurationError extends A3sError {
   }
 }
 
+/**
+ * The prompt given to `send` or `stream` is not a string with text (empty, only whitespace, or
+ * not a string at all). Thrown before the run is admitted: nothing starts and the session stays free.
+ */
+export class InvalidPromptError extends A3sError {
+  /** The argument at fault: always `prompt`. */
+  readonly field = 'prompt';
+  /** What was given: `an empty string`, `only whitespace`, `null` or the JavaScript type (`undefined`, `number`, ...). */
+  readonly got: string;
+  constructor(got: string) {
+    super('INVALID_PROMPT', `the prompt must be a non-empty string (the task for the model), got ${got}`, {
+      details: { field: 'prompt', got },
+    });
+    this.got = got;
+  }
+}
+
 /** A session could not be initialised (workspace, store or resource failed to open). */
 export class SessionInitializationError extends A3sError {
   /** The resource that failed (`model`, `persistence`, `sessionStore`, ...), when known. */

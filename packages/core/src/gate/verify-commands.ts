@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { lazyZod } from '../tools/zod-loader.js';
 import { SessionConfigurationError } from '../errors/session-errors.js';
+import { configError } from '../config/config-error.js';
+import { objectIssue } from '../config/config-schema-vibe.js';
 import type { ToolInvocationResult } from '../invoker/invocation-types.js';
 import { reportStatus, type VerificationCheck, type VerificationReport } from './verification-report.js';
 
@@ -28,18 +30,43 @@ export interface VerifyOptions {
   readonly residualRisks?: readonly string[];
 }
 
-const commandSchema = lazyZod((z) =>
-  z.strictObject({
-    id: z.string().min(1).max(128),
-    kind: z.string().min(1).max(64).optional(),
-    description: z.string().max(2000).optional(),
-    command: z.string().min(1).max(100_000),
-    required: z.boolean().optional(),
-    timeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
-  }),
-);
+/** The keys of a command, in the order they are listed when an unknown one is refused. */
+const COMMAND_KEYS = ['id', 'kind', 'description', 'command', 'required', 'timeoutMs'] as const;
 
-/** Checks the arguments of `verifyCommands`; throws `SESSION_CONFIGURATION` naming the field. */
+const commandSchema = lazyZod((z) => {
+  // A missing key is said to be missing; a value of another type, or out of bounds, what it must be.
+  const text = (what: string, max: number) =>
+    z
+      .string({ error: (iss) => (iss.input === undefined ? `is missing: it must be ${what}` : `must be ${what}`) })
+      .min(1, { error: `must be ${what}` })
+      .max(max, { error: `must be at most ${max} characters` });
+  const ms = 'an integer number of milliseconds from 1000 to 3600000';
+  const keys = COMMAND_KEYS.join(', ');
+  return z.strictObject(
+    {
+      id: text('a non-empty string naming the check (unique in the list), e.g. "unit"', 128),
+      kind: text('a non-empty string such as "test", "typecheck", "lint" or "build"', 64).optional(),
+      description: z
+        .string({ error: 'must be a string' })
+        .max(2000, { error: 'must be at most 2000 characters' })
+        .optional(),
+      command: text('the shell command to run, a non-empty string, e.g. "npm test"', 100_000),
+      required: z.boolean({ error: 'must be true or false' }).optional(),
+      timeoutMs: z
+        .number({ error: `must be ${ms}` })
+        .int({ error: `must be ${ms}` })
+        .min(1000, { error: `must be ${ms}` })
+        .max(3_600_000, { error: `must be ${ms}` })
+        .optional(),
+    },
+    { error: objectIssue(`allowed keys: ${keys}`, `must be a command object with keys ${keys}`) },
+  );
+});
+
+/**
+ * Checks the arguments of `verifyCommands`; throws `SESSION_CONFIGURATION` naming the field (as
+ * other options are: an unknown key with the allowed keys and the one it was probably meant to be).
+ */
 export function validateVerification(
   subject: unknown,
   commands: unknown,
@@ -53,11 +80,11 @@ export function validateVerification(
   commands.forEach((c, i) => {
     const parsed = commandSchema().safeParse(c);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new SessionConfigurationError(
-        `commands[${i}]${issue.path.map((p) => `.${String(p)}`).join('')}`,
-        issue.message,
+      // A mistyped key is reported before the key it leaves missing (`cmd` before `command`).
+      const issues = [...parsed.error.issues].sort(
+        (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
       );
+      throw configError(issues.map((issue) => ({ ...issue, path: ['commands', i, ...issue.path] })));
     }
     if (ids.has(parsed.data.id))
       throw new SessionConfigurationError(`commands[${i}].id`, `duplicates '${parsed.data.id}'`);

@@ -2,7 +2,8 @@
  * What a run is asked to do (a new prompt or a resume) and everything it is executed with.
  */
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
-import { A3sError, type Folder, type Harness } from '@a3s-code/effect';
+import type { Folder, Harness } from '@a3s-code/effect';
+import { InvalidPromptError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
@@ -29,7 +30,7 @@ export type RunRequest =
   | { readonly kind: 'resume'; readonly runId?: string; readonly rebind?: boolean };
 
 /**
- * Throws `INVALID_PROMPT` saying what was given unless `prompt` is a string with text: checked
+ * Throws {@link InvalidPromptError} (`INVALID_PROMPT`) saying what was given unless `prompt` is a string with text: checked
  * before a run is admitted, so a bad prompt starts nothing and never leaves the session busy.
  */
 export function checkPrompt(prompt: unknown): asserts prompt is string {
@@ -42,7 +43,7 @@ export function checkPrompt(prompt: unknown): asserts prompt is string {
       : prompt === ''
         ? 'an empty string'
         : 'only whitespace';
-  throw new A3sError('INVALID_PROMPT', `the prompt must be a non-empty string (the task for the model), got ${got}`);
+  throw new InvalidPromptError(got);
 }
 
 /** The run request of a prompt and its options (`send`, `stream`); the prompt is checked first. */
