@@ -20,9 +20,18 @@ import { withAncestors } from './path-spelling.js';
 import { checkPolicyConfig } from './policy-config-keys.js';
 import { ruleField } from './rule-origins.js';
 import { firstRelinked, firstWriteOutside } from './outside-writes.js';
-import { mcpPathArguments, shellRelinked, shellSecrets, shellWrites, unreadableCommand } from './rule-subjects.js';
+import {
+  MAX_MCP_STRINGS,
+  mcpPathArguments,
+  shellRelinked,
+  shellSecrets,
+  shellWrites,
+  unreadableCommand,
+} from './rule-subjects.js';
 
 const MCP_TOOL = /^mcp__/i;
+/** Why an MCP call whose arguments cannot all be read is held to a path rule. */
+const TOO_MANY = `(the call's arguments hold more than ${MAX_MCP_STRINGS} strings, or nest too deep, to be checked against the path rules)`;
 import { firstShellRuleMatching, isShellRule } from './shell-equivalent.js';
 
 /** A permission decision. */
@@ -155,12 +164,17 @@ export class PermissionPolicy {
   #evaluateOwn(toolName: string, args: unknown, root: string | undefined): PolicyEvaluation {
     for (const r of this.#deny)
       if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'deny', rule: heldRule(r, toolName, args) };
-    const paths = MCP_TOOL.test(toolName) && this.#pathRules ? mcpPathArguments(args, root) : undefined;
+    const paths = MCP_TOOL.test(toolName) && this.#pathRules ? mcpPathArguments(args, root) : [];
+    // Arguments too many (or too deep) to be read are held to the first path rule, unread.
+    const unread = paths === undefined ? (this.#readDeny[0] ?? this.#writeDeny[0]) : undefined;
+    if (unread !== undefined) return { decision: 'deny', rule: `${unread.source} ${TOO_MANY}` };
     const denied = paths && this.#pathRule(this.#readDeny, this.#writeDeny, paths);
     if (denied !== undefined) return { decision: 'deny', rule: denied };
     for (const r of this.#ask)
       if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'ask', rule: heldRule(r, toolName, args) };
-    const asked = paths && this.#pathRule(this.#readAsk, this.#writeAsk, paths);
+    if (paths === undefined)
+      return { decision: 'ask', rule: `${(this.#readAsk[0] ?? this.#writeAsk[0])!.source} ${TOO_MANY}` };
+    const asked = this.#pathRule(this.#readAsk, this.#writeAsk, paths);
     if (asked !== undefined) return { decision: 'ask', rule: asked };
     // A rule naming commands does not cover a line that itself writes a file outside the workspace.
     const written = shellWrites(toolName, args);

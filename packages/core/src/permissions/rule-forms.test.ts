@@ -123,6 +123,29 @@ describe('an MCP tool naming a path', () => {
     expect(p.evaluate('git', { operation: 'diff', path: '.env' }, root).decision).not.toBe('deny');
   });
 
+  it('PERM-02: a path nested in an object or a list of objects is read too; arguments too many to read are held to a path rule', () => {
+    const root = '/work/repo';
+    const p = new PermissionPolicy({ deny: ['Read(.env)'], ask: ['Read(config/**)'], allow: ['mcp__files'] });
+    const judge = (args: Record<string, unknown>) => p.evaluate('mcp__files__read_file', args, root);
+    expect(judge({ opts: { path: '.env' } })).toEqual({ decision: 'deny', rule: 'Read(.env)' });
+    expect(judge({ files: [{ name: 'a', source: { uri: `file://${root}/.env` } }] }).decision).toBe('deny');
+    expect(judge({ opts: { path: 'config/app.json' } }).decision).toBe('ask');
+    expect(judge({ opts: { path: 'src/a.ts', depth: 2, tags: ['x'] } }).decision).toBe('allow');
+    // Past the first 64 entries or strings of a list, as before, and past any count now.
+    const many = Array.from({ length: 100 }, (_, i) => `src/f${i}.ts`);
+    expect(judge({ paths: [...many, '.env'] }).decision).toBe('deny');
+    const flood = Array.from({ length: 2000 }, (_, i) => `src/f${i}.ts`);
+    const held = judge({ paths: flood });
+    expect(held.decision).toBe('deny');
+    expect(held.rule).toMatch(/^Read\(\.env\) \(the call's arguments hold more than 1024 strings/);
+    let deep: unknown = '.env';
+    for (let i = 0; i < 40; i++) deep = { next: deep };
+    expect(judge({ deep }).decision).toBe('deny');
+    // With only ask path rules, such a call is asked.
+    const asks = new PermissionPolicy({ ask: ['Read(config/**)'], allow: ['mcp__files'] });
+    expect(asks.evaluate('mcp__files__read_file', { paths: flood }, root).decision).toBe('ask');
+  });
+
   it('PERM-02: the spellings an MCP server resolves itself deny too: ~, /proc/self/root and /cwd, file: URIs in any case and form', () => {
     const root = '/work/repo';
     const p = new PermissionPolicy({ deny: ['Read(.env)', 'Read(~/.ssh/**)'], allow: ['mcp__files'] });

@@ -222,17 +222,37 @@ function webUrl(value: unknown): { host: string; href: string } | undefined {
   }
 }
 
+/** Strings of an MCP call's arguments judged as paths at most; a call holding more is not judged. */
+export const MAX_MCP_STRINGS = 1024;
+/** How deep an MCP call's arguments are looked into. */
+const MAX_MCP_DEPTH = 32;
+
 /**
- * The spellings of each path an MCP tool's arguments may name: every top-level string argument,
- * and every string in a top-level array (`paths: [...]`), a `file://` URI as its path.
+ * Every string in an MCP call's arguments, however nested in objects and lists (servers often
+ * take `{ options: { path } }`), or `undefined` when there are more than {@link MAX_MCP_STRINGS}
+ * or they nest deeper than can be looked into: such a call cannot be judged against path rules.
  */
-export function mcpPathArguments(args: unknown, root: string | undefined, home = homedir()): string[][] {
+function mcpStrings(args: unknown): string[] | undefined {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): boolean => {
+    if (typeof v === 'string') return out.push(v) <= MAX_MCP_STRINGS;
+    if (typeof v !== 'object' || v === null) return true;
+    if (depth >= MAX_MCP_DEPTH) return false;
+    for (const item of Array.isArray(v) ? v : Object.values(v)) if (!walk(item, depth + 1)) return false;
+    return true;
+  };
+  return walk(args, 0) ? out : undefined;
+}
+
+/**
+ * The spellings of each path an MCP tool's arguments may name: every string in them, however
+ * nested, a `file://` URI as its path; `undefined` when the arguments hold too many strings (or
+ * nest too deep) to be judged.
+ */
+export function mcpPathArguments(args: unknown, root: string | undefined, home = homedir()): string[][] | undefined {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return [];
-  const values: string[] = [];
-  for (const v of Object.values(args as Record<string, unknown>).slice(0, MAX_STRING_ARGUMENTS)) {
-    for (const item of Array.isArray(v) ? v.slice(0, MAX_STRING_ARGUMENTS) : [v])
-      if (typeof item === 'string') values.push(item);
-  }
+  const values = mcpStrings(args);
+  if (values === undefined) return undefined;
   // A folder whose every name a rule covers (`secret` under `Read(secret/**)`) counts as covered too.
   return values
     .map((p) => [...new Set(serverSpellings(p, root, home).flatMap((s) => pathSpellings(s, root)))])
