@@ -176,3 +176,50 @@ describe.skipIf(CPP !== undefined)(
     }, 60_000);
   },
 );
+
+const GO = (() => {
+  const r = serverById('go')!.resolve();
+  return 'missing' in r ? r.missing : undefined;
+})();
+
+describe.skipIf(GO !== undefined)(
+  `gopls and a package file linked in from outside${GO === undefined ? '' : ` (skipped: ${GO})`}`,
+  () => {
+    let lsp: LspResource;
+    let call: Caller;
+    let mod: string;
+    beforeAll(() => {
+      mod = join(top, 'gomod');
+      writeTree(top, { 'out/sec.go': `package main\n\nconst Secret = "${SECRET}"\n` });
+      writeTree(mod, {
+        'go.mod': 'module m\n\ngo 1.19\n',
+        'main.go': 'package main\n\nfunc main() {}\n',
+        'own.go': 'package main\n\nconst Own = "own-value-k2"\n',
+      });
+      lsp = openLspResource();
+      call = governed(mod, lsp, {});
+    });
+    afterAll(() => lsp.close());
+
+    it('write and diagnostics withhold what the linked file brings in; the package’s own files answer in full', async () => {
+      const own = await call('write', {
+        file_path: 'main.go',
+        content: 'package main\n\nvar y int = Own\n\nfunc main() {}\n',
+      });
+      expect(own.output).toContain('own-value-k2');
+      symlinkSync(join(top, 'out', 'sec.go'), join(mod, 'sec.go'));
+      const w = await call('write', {
+        file_path: 'main.go',
+        content: 'package main\n\nvar x int = Secret\n\nfunc main() {}\n',
+      });
+      expect(w.output).toContain('New diagnostics after this write');
+      expect(w.output).not.toContain(SECRET);
+      expect(w.output).toContain(`reads ${join(top, 'out', 'sec.go')} (sec.go links to it), outside the workspace`);
+      const d = await call('lsp', { operation: 'diagnostics', file: 'main.go' });
+      expect(d.output).toContain('main.go:3: error');
+      expect(d.output).toContain('(message withheld)');
+      expect(d.output).not.toContain(SECRET);
+      expect(d.metadata?.withheld).toContain('sec.go links to it');
+    }, 90_000);
+  },
+);

@@ -14,9 +14,12 @@ import { type LspResource, openLspResource } from '../src/lsp.js';
 import { type Caller, governed, writeTree } from './lsp-deny-support.js';
 
 const SECRET = 'ghp_outside_token_7731';
+/** A name only a configuration outside the workspace holds. */
+const TYPE_NAME = 'SECRETTYPE_zz93';
 /** From the repository's src folder up and out to the file beside it. */
 const CLIMB = ['..', '..', 'home', 'config.json'].join('/');
 let top: string;
+const APP = 'from creds import API\n\ncopy = API\nn: int = API\n';
 let lsp: LspResource;
 let hostile: Caller;
 let plain: Caller;
@@ -48,7 +51,7 @@ beforeAll(() => {
       "import { LOCAL } from './lib';\nexport const mine = LOCAL;\nexport const m: 1 = LOCAL;\nexport const list = [1].map((x) => x);\n",
   });
   writeTree(join(top, 'pyhome'), { 'creds.py': `API = '${SECRET}'\n` });
-  const app = 'from creds import API\n\ncopy = API\nn: int = API\n';
+  const app = APP;
   const projects: Record<string, Record<string, string>> = {
     absolute: { 'pyrightconfig.json': JSON.stringify({ extraPaths: [join(top, 'pyhome')] }), 'app.py': app },
     climbing: {
@@ -67,7 +70,37 @@ beforeAll(() => {
       'app.py': app,
     },
   };
+  // Reaching out past the root configuration: through a file it extends, a .pth file of the
+  // virtual environment it names, a module linked in beside the code.
+  Object.assign(projects, {
+    extended: {
+      'pyrightconfig.json': JSON.stringify({ extends: './cfg/base.json' }),
+      'cfg/base.json': JSON.stringify({ extraPaths: [join(top, 'pyhome')] }),
+      'app.py': 'import os\n',
+    },
+    pth: {
+      'pyrightconfig.json': JSON.stringify({ venvPath: '.', venv: '.venv' }),
+      '.venv/pyvenv.cfg': 'home = /usr/bin\nversion = 3.11.2\n',
+      '.venv/lib/python3.11/site-packages/x.pth': `# paths\nimport os\n${join(top, 'pyhome')}\n`,
+      'app.py': 'import os\n',
+    },
+    symlinked: { 'pyproject.toml': '[project]\nname = "x"\nversion = "0"\n', 'app.py': 'import os\n' },
+    tsext: {
+      'tsconfig.json': JSON.stringify({ extends: './cfg/base', include: ['src'] }),
+      'cfg/base.json': JSON.stringify({ extends: join(top, 'tsbase.json') }),
+      'src/a.ts': 'export const a = 1;\n',
+    },
+    tsown: {
+      'tsconfig.json': JSON.stringify({ extends: './cfg/base', include: ['src'] }),
+      'cfg/base.json': JSON.stringify({ compilerOptions: { types: ['OWN_TYPE_q7'] } }),
+      'src/a.ts': 'export const a = 1;\n',
+    },
+  });
+  writeTree(top, {
+    'tsbase.json': JSON.stringify({ compilerOptions: { types: [TYPE_NAME] }, files: [`${TYPE_NAME}.ts`] }),
+  });
   for (const [name, files] of Object.entries(projects)) writeTree(join(top, name), files);
+  symlinkSync(join(top, 'pyhome', 'creds.py'), join(top, 'symlinked', 'creds.py'));
   writeTree(join(top, 'pyhome'), { 'bad.py': `n: int = '${SECRET}'\n` });
   symlinkSync(join(top, 'pyhome'), join(top, 'linked', 'vendor'));
   lsp = openLspResource();
@@ -161,4 +194,43 @@ describe('pyright pointed outside the workspace by its configuration', () => {
     const diagnostics = await py.own!('lsp', { operation: 'diagnostics', file: 'app.py' });
     expect(diagnostics.output).toContain(SECRET);
   });
+});
+
+describe('a project reaching outside past its root configuration', () => {
+  it('pyright through an extended configuration, a .pth file of its virtual environment or a linked module: write, diagnostics and the checker withhold the value', async () => {
+    for (const [name, why] of [
+      ['extended', `cfg/base.json points pyright at '${join(top, 'pyhome')}', outside the workspace`],
+      ['pth', `.venv/lib/python3.11/site-packages/x.pth adds '${join(top, 'pyhome')}' to pyright's search paths`],
+      ['symlinked', `reads ${join(top, 'pyhome', 'creds.py')} (creds.py links to it), outside the workspace`],
+    ] as const) {
+      const call = py[name]!;
+      // A declared type of its own per project: the diagnostics ledger reports a message once per run id.
+      const type = { extended: 'int', pth: 'bytes', symlinked: 'float' }[name];
+      const w = await call('write', { file_path: 'app.py', content: APP.replace('int', type) });
+      expect(w.output, name).toContain('New diagnostics after this write');
+      expect(w.output, name).not.toContain(SECRET);
+      expect(w.output, name).toContain(why);
+      const d = await call('lsp', { operation: 'diagnostics', file: 'app.py' });
+      expect(d.output, name).toContain('app.py:4: error');
+      expect(d.output, name).toContain('(message withheld)');
+      expect(d.output, name).not.toContain(SECRET);
+      expect(d.metadata?.withheld, name).toContain(why);
+      const all = await call('lsp', { operation: 'diagnostics', file: '*' });
+      expect(all.output, name).toContain('== python (exit 1) ==');
+      expect(all.output, name).not.toContain(SECRET);
+      expect(all.output, name).toContain(why);
+    }
+  }, 120_000);
+
+  it('the TypeScript checker with a tsconfig.json extending a file outside (here through one inside) withholds what it names', async () => {
+    const r = await py.tsext!('lsp', { operation: 'diagnostics', file: '*' });
+    expect(r.output).toContain('== typescript (exit 2) ==');
+    expect(r.output).toMatch(/error TS2688: \(message withheld\)/);
+    expect(r.output).not.toContain(TYPE_NAME);
+    expect(r.output).toContain(`cfg/base.json points the TypeScript compiler at '${join(top, 'tsbase.json')}'`);
+    // The same chain kept inside the workspace answers in full.
+    const own = await py.tsown!('lsp', { operation: 'diagnostics', file: '*' });
+    expect(own.output).toContain("Cannot find type definition file for 'OWN_TYPE_q7'");
+    expect(own.output).not.toContain('withheld');
+  }, 60_000);
 });

@@ -15,6 +15,7 @@ import { extname, join } from 'node:path';
 import { uriOf } from './client.js';
 import { type HiddenRule, NOTHING_HIDDEN } from './hidden-files.js';
 import { OutsideCheck } from './outside-text.js';
+import { linkOutside } from './project-links.js';
 import { manifestOutside, sourceOutside } from './project-outside.js';
 import type { ServerSpec } from './servers.js';
 import type { SyncedFile } from './session-files.js';
@@ -89,8 +90,9 @@ const REALPATH_SLICE = 512;
 
 /**
  * Whether the server of the synced file `f` may quote a file the call may not read in its answers
- * about `f`: a hidden file, or (for a server that lists its project's files) a file outside the
- * workspace.
+ * about `f`: a hidden file, or a file outside the workspace: one its configuration points it at
+ * (followed through the files it extends), one it lists, or for a server that lists none, one its
+ * manifests or the file's includes name, or a link in the workspace leads to.
  */
 export async function projectExposure(
   f: SyncedFile,
@@ -98,6 +100,7 @@ export async function projectExposure(
   hidden: HiddenRule,
   signal: AbortSignal,
 ): Promise<Exposure> {
+  const configured = () => f.spec.outsidePaths?.(f.root, workspaceRoot);
   if (f.spec.projectFiles !== undefined) {
     let files: readonly string[] | undefined;
     try {
@@ -105,16 +108,19 @@ export async function projectExposure(
     } catch {
       // the server cannot tell: every file it could read counts
     }
-    if (files !== undefined) return filesExposure(f.spec, files, hidden, workspaceRoot);
+    if (files !== undefined) return (await filesExposure(f.spec, files, hidden, workspaceRoot)) ?? configured();
+    const why = configured();
+    if (why !== undefined) return why;
     if (hidden === NOTHING_HIDDEN)
       return `the ${f.spec.id} server did not list its project's files, so they may include a file outside the workspace`;
   } else {
     const check = new OutsideCheck(workspaceRoot);
     const outside =
-      f.spec.outsidePaths?.(f.root, workspaceRoot) ??
+      configured() ??
       manifestOutside(f.root, check) ??
       sourceOutside(f.text, f.abs, check) ??
-      (await linkedOutside(f, workspaceRoot, signal));
+      (await linkedOutside(f, workspaceRoot, signal)) ??
+      (await linkOutside(f.spec, workspaceRoot, signal));
     if (outside !== undefined) return outside;
   }
   if (hidden === NOTHING_HIDDEN) return undefined;

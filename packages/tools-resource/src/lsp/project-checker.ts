@@ -2,9 +2,10 @@
  * `diagnostics "*"`: the project checkers (tsc --noEmit, pyright) of the workspace root. A checker's
  * lines about hidden files and files outside the workspace go; while its program reads a hidden
  * file (the files it lists, else every workspace file it could read) or a file outside the
- * workspace (the files it lists, else the paths its configuration names), every message is
- * withheld. A checker runs held to the call's read rules as the servers are (see
- * `server-hold.ts`); where it cannot be and it read a hidden file, none of its problems is shown.
+ * workspace (the paths its configuration names, followed through the files it extends, then the
+ * files it lists, else the links in the workspace leading out), every message is withheld. A
+ * checker runs held to the call's read rules as the servers are (see `server-hold.ts`); where it
+ * cannot be and it read a hidden file, none of its problems is shown.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { type ToolResult, toolProcessEnv } from '@a3s-code/core';
 import { type Exposure, filesExposure, workspaceExposure } from './exposure.js';
 import { checkerOutputShown, type HiddenRule, leftOutNote, NOTHING_HIDDEN } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
+import { linkOutside } from './project-links.js';
 import type { ServerSpec } from './servers.js';
 import type { LspSupervisor } from './supervisor.js';
 import { withheldNote, withholdCheckerOutput } from './withheld.js';
@@ -50,7 +52,7 @@ export async function projectDiagnostics(
     const launch = await sup.launch(cmd);
     const run = await runChecker(launch.command.command, launch.command.args, sup.workspaceRoot, signal);
     const split = spec.checkerFiles?.(run.output) ?? { problems: run.output };
-    const exposure = await checkerExposure(sup, spec, run, split.files, hidden);
+    const exposure = await checkerExposure(sup, spec, run, split.files, hidden, signal);
     if (!launch.kept && exposure !== undefined) {
       // It read a hidden file: which problems it reports, and whether any, could depend on it.
       runs.push({
@@ -85,27 +87,29 @@ export async function projectDiagnostics(
 
 /**
  * Whether the checker's program read a hidden file or a file outside the workspace: its listed
- * files when complete, else the workspace (for hidden files).
+ * files when complete, and its configuration (followed through the files it extends); else the
+ * links in the workspace leading out and the workspace (for hidden files).
  */
-function checkerExposure(
+async function checkerExposure(
   sup: LspSupervisor,
   spec: ServerSpec,
   run: CheckerRun,
   files: readonly string[] | undefined,
   hidden: HiddenRule,
+  signal: AbortSignal,
 ): Promise<Exposure> {
-  if (files !== undefined && !run.cut && run.exit !== null)
-    return filesExposure(
-      spec,
-      files.map((f) => resolve(sup.workspaceRoot, f)),
-      hidden,
-      sup.workspaceRoot,
-    );
-  if (files === undefined) {
-    const outside = spec.outsidePaths?.(sup.workspaceRoot, sup.workspaceRoot);
-    if (outside !== undefined) return Promise.resolve(outside);
+  const configured = () => spec.outsidePaths?.(sup.workspaceRoot, sup.workspaceRoot);
+  if (files !== undefined && !run.cut && run.exit !== null) {
+    const listed = files.map((f) => resolve(sup.workspaceRoot, f));
+    return (await filesExposure(spec, listed, hidden, sup.workspaceRoot)) ?? configured();
   }
-  if (hidden === NOTHING_HIDDEN) return Promise.resolve(undefined);
+  const why = configured();
+  if (why !== undefined) return why;
+  if (files === undefined) {
+    const linked = await linkOutside(spec, sup.workspaceRoot, signal);
+    if (linked !== undefined) return linked;
+  }
+  if (hidden === NOTHING_HIDDEN) return undefined;
   return workspaceExposure(spec, sup.workspaceRoot, hidden);
 }
 

@@ -63,4 +63,20 @@ describe('pythonOutsidePaths', () => {
     const big = ws({ 'pyproject.toml': toml(`[tool.pyright]\n# ${'x'.repeat(70_000)}`) });
     expect(pythonOutsidePaths(big, big)).toContain('cannot be checked');
   });
+
+  it('follows extends (a loop ends) and the .pth files of the virtual environment named; inside paths pass', () => {
+    const root = ws({ 'pyrightconfig.json': '{ "extends": "./b.json", "venv": "env" }' });
+    writeFileSync(join(root, 'b.json'), '{ "extends": "./pyrightconfig.json", "extraPaths": ["lib"] }');
+    const site = join(root, 'env', 'lib', 'python3.12', 'site-packages');
+    mkdirSync(site, { recursive: true });
+    writeFileSync(join(site, 'own.pth'), `# comment\nimport sys; sys.path.append('/etc')\n../../../../lib\n`);
+    expect(pythonOutsidePaths(root, root)).toBeUndefined();
+    writeFileSync(join(root, 'b.json'), '{ "extends": "./pyrightconfig.json", "extraPaths": ["../x"] }');
+    expect(pythonOutsidePaths(root, root)).toBe("b.json points pyright at '../x', outside the workspace");
+    writeFileSync(join(root, 'b.json'), '{}');
+    writeFileSync(join(site, 'z.pth'), '/etc\n');
+    expect(pythonOutsidePaths(root, root)).toBe(
+      "env/lib/python3.12/site-packages/z.pth adds '/etc' to pyright's search paths, outside the workspace",
+    );
+  });
 });

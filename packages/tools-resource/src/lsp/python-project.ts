@@ -4,28 +4,21 @@
  * `[tool.pyright]` table of `pyproject.toml` (`extraPaths`, `include`, `stubPath`, `venvPath`,
  * an execution environment's root), that is absolute, starts with `~`, climbs out with `..` or
  * leads out through a symbolic link makes pyright read files there, and its hovers and messages
- * can quote them.
+ * can quote them. The files those extend (`extends`, followed) count as theirs, and so do the
+ * `.pth` files of the virtual environment they name (`venvPath` and `venv`), each line of which
+ * adds a folder to pyright's search paths.
  */
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import { withRegularFileSync } from '../shared/regular-file.js';
-import { isInside, realOrSelf } from './workspace-paths.js';
-
-/** Largest configuration file checked (64 KiB); a larger one counts as pointing out. */
-const MAX_CONFIG_BYTES = 64 * 1024;
-
-/** Quoted strings of JSON (double quotes) and TOML (double or single quotes). */
-const QUOTED = /"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'/g;
-
-/** The text of the file, `null` when there is none, `undefined` when it cannot be checked. */
-function configText(file: string): string | null | undefined {
-  try {
-    return withRegularFileSync(file, (fd, size) => (size <= MAX_CONFIG_BYTES ? readFileSync(fd, 'utf8') : undefined));
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-}
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  type ConfigFile,
+  configText,
+  followConfigs,
+  keyValues,
+  quotedOutside,
+  WorkspaceBounds,
+} from './config-paths.js';
+import { realOrSelf } from './workspace-paths.js';
 
 /** The `[tool.pyright…]` tables of a pyproject.toml, or '' when it has none. */
 function pyrightTables(toml: string): string {
@@ -39,18 +32,44 @@ function pyrightTables(toml: string): string {
   return kept.join('\n');
 }
 
-/** The first quoted value of `text` that names a place outside the workspace, or undefined. */
-function firstOutside(text: string, root: string, workspaceRoot: string, realRoot: string): string | undefined {
-  for (const m of text.matchAll(QUOTED)) {
-    const value = m[1] ?? m[2] ?? '';
-    if (value === '') continue;
-    if (value.startsWith('~') || isAbsolute(value) || /^[A-Za-z]:[\\/]/.test(value)) {
-      const abs = value.startsWith('~') ? join(homedir(), value.slice(1)) : resolve(value);
-      if (!isInside(workspaceRoot, abs) || !isInside(realRoot, realOrSelf(abs))) return value;
+/** The folders pyright takes a virtual environment's packages from (as it looks for them). */
+function sitePackages(venv: string): string[] {
+  const out: string[] = [];
+  for (const lib of ['lib', 'lib64', 'Lib']) {
+    const at = join(venv, lib);
+    out.push(join(at, 'site-packages'));
+    try {
+      for (const e of readdirSync(at)) if (e.startsWith('python')) out.push(join(at, e, 'site-packages'));
+    } catch {
+      // no such folder
+    }
+  }
+  return out;
+}
+
+/** Why a `.pth` file of the site-packages folders of `venvs` adds a folder outside, or undefined. */
+function pthOutside(venvs: readonly string[], bounds: WorkspaceBounds): string | undefined {
+  for (const site of new Set(venvs.flatMap(sitePackages))) {
+    let names: string[];
+    try {
+      names = readdirSync(site).filter((n) => n.endsWith('.pth'));
+    } catch {
       continue;
     }
-    const abs = resolve(root, value);
-    if (!isInside(workspaceRoot, abs) || !isInside(realRoot, realOrSelf(abs))) return value;
+    for (const name of names) {
+      const file = join(site, name);
+      const shown = bounds.shown(file);
+      if (bounds.leadsOut(file, site)) return `${shown} leads to ${realOrSelf(file)}, outside the workspace`;
+      // Pyright skips a .pth file that is not a regular file under 64 KiB.
+      const text = configText(file);
+      if (typeof text !== 'string') continue;
+      for (const raw of text.split(/\r?\n/)) {
+        const line = raw.trim();
+        if (line === '' || line.startsWith('#') || /^import\s/.test(line)) continue;
+        if (quotedOutside(JSON.stringify(line), site, bounds) !== undefined)
+          return `${shown} adds '${line}' to pyright's search paths, outside the workspace`;
+      }
+    }
   }
   return undefined;
 }
@@ -60,17 +79,25 @@ function firstOutside(text: string, root: string, workspaceRoot: string, realRoo
  * configuration file and the path it names), or undefined when its configuration names none.
  */
 export function pythonOutsidePaths(root: string, workspaceRoot: string): string | undefined {
-  const realRoot = realOrSelf(workspaceRoot);
-  for (const name of ['pyrightconfig.json', 'pyproject.toml']) {
-    const file = join(root, name);
-    const text = configText(file);
-    if (text === null) continue;
-    const shown = relative(workspaceRoot, file).split('\\').join('/');
-    if (text === undefined)
-      return `${shown} is not a regular file of at most ${MAX_CONFIG_BYTES} bytes, so the paths it gives pyright cannot be checked`;
-    const checked = name === 'pyproject.toml' ? pyrightTables(text) : text;
-    const outside = firstOutside(checked, root, workspaceRoot, realRoot);
-    if (outside !== undefined) return `${shown} points pyright at '${outside}', outside the workspace`;
-  }
-  return undefined;
+  const bounds = new WorkspaceBounds(workspaceRoot);
+  const read: ConfigFile[] = [];
+  const why = followConfigs(
+    ['pyrightconfig.json', 'pyproject.toml'].map((n) => join(root, n)),
+    bounds,
+    {
+      who: 'pyright',
+      section: (file, text) => (file.endsWith('.toml') ? pyrightTables(text) : text),
+      extended: (text, dir) => keyValues(text, 'extends').map((spelled) => ({ spelled, file: resolve(dir, spelled) })),
+    },
+    read,
+  );
+  if (why !== undefined) return why;
+  const names = read.flatMap((c) => keyValues(c.text, 'venv'));
+  if (names.length === 0) return undefined;
+  // Whichever file's venvPath wins, and the project root when none is given.
+  const homes = [root, ...read.flatMap((c) => keyValues(c.text, 'venvPath').map((p) => resolve(c.file, '..', p)))];
+  return pthOutside(
+    homes.flatMap((h) => names.map((n) => resolve(h, n))),
+    bounds,
+  );
 }

@@ -9,6 +9,7 @@ import type { LspDiagnostic } from './protocol.js';
 import type { ServerCommand } from './server-command.js';
 import { pythonOutsidePaths } from './python-project.js';
 import { rustProjectRefusal, rustServerEnv } from './rust-project.js';
+import { tsConfigOutside } from './ts-project.js';
 import { npmFile, pathServer } from './server-binaries.js';
 
 export type { ServerCommand } from './server-command.js';
@@ -46,8 +47,9 @@ export interface ServerSpec {
    */
   refuses?(root: string, workspaceRoot: string): string | undefined;
   /**
-   * For a server that does not list the files it read: why its answers for the project at `root`
-   * could quote files outside the workspace (its configuration points it there), or undefined.
+   * Why the server's (or its checker's) answers for the project at `root` could quote files
+   * outside the workspace that the files it lists, if it lists any, do not name: its
+   * configuration, followed through the files it extends, points it there; or undefined.
    */
   outsidePaths?(root: string, workspaceRoot: string): string | undefined;
   /**
@@ -73,6 +75,12 @@ export interface ServerSpec {
    * `//go:embed` reads files of any name).
    */
   readonly reads?: readonly string[];
+  /**
+   * The extensions (lower case, with the dot) of the files a server that does not list its
+   * project's files finds by looking in folders (not by their being named), which a symbolic link
+   * in the workspace can bring in from outside (see `project-links.ts`); absent: none.
+   */
+  readonly foundReads?: readonly string[];
 }
 
 const TS_EXT: Record<string, string> = {
@@ -186,6 +194,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
         return files as string[];
       },
       reads: [...Object.keys(TS_EXT), '.json'],
+      outsidePaths: tsConfigOutside,
       checker(root) {
         const tsc = npmBin('typescript', 'bin/tsc');
         if (tsc === undefined) return { missing: "the npm package 'typescript' does not resolve" };
@@ -204,6 +213,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
         return { command: process.execPath, args: [bin, '--stdio'] };
       },
       reads: ['.py', '.pyi'],
+      foundReads: ['.py', '.pyi', '.pth'],
       outsidePaths: pythonOutsidePaths,
       checker(root) {
         const bin = npmBin('pyright', 'index.js');
@@ -217,6 +227,8 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
       rootMarkers: ['go.mod', 'go.work'],
       languageId: () => 'go',
       resolve: pathServer('gopls', [], ['version']),
+      // A package's Go, assembly and cgo files are every such file of its folder.
+      foundReads: ['.go', '.s', '.c', '.h', '.cc', '.cpp', '.cxx', '.hh', '.hpp', '.hxx'],
     },
     {
       id: 'rust',
@@ -228,6 +240,8 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
         return 'missing' in found ? found : { ...found, env: rustServerEnv() };
       },
       refuses: rustProjectRefusal,
+      // `mod x;` reads `x.rs` or `x/mod.rs`.
+      foundReads: ['.rs'],
     },
     {
       id: 'cpp',
@@ -242,6 +256,8 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
       rootMarkers: ['pubspec.yaml'],
       languageId: () => 'dart',
       resolve: pathServer('dart', ['language-server', '--protocol=lsp'], ['--version']),
+      // A `package:` import finds its file in the folder the package configuration names.
+      foundReads: ['.dart'],
     },
   ];
 }

@@ -1,0 +1,92 @@
+/**
+ * Symbolic links in the workspace leading out, for servers that find their project's files by
+ * looking in folders rather than being told them (gopls reads every `.go` file of a package's
+ * folder, pyright every module of its search paths, rust-analyzer `mod x;` as `x.rs`): such a
+ * server reads a link's target as one of the project's files, and its messages quote it (a
+ * constant's value in a type error). A link to a file the server would read this way, or to a
+ * folder, whose target is outside the workspace and not installed (see `OutsideCheck`) counts.
+ * The whole workspace is walked (a project's configuration can bring in any folder of it), `.git`
+ * and `node_modules` folders aside, once per call and server.
+ */
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { extname, join, relative } from 'node:path';
+import { OutsideCheck } from './outside-text.js';
+
+/** More workspace entries than this, and the check fails closed. */
+const WALK_MAX_ENTRIES = 200_000;
+
+/** What the walk needs of a server. */
+export interface LinkReader {
+  readonly id: string;
+  /** Extensions (lower case, with the dot) of the files it finds by looking in folders. */
+  readonly foundReads?: readonly string[];
+}
+
+const walks = new WeakMap<AbortSignal, Map<string, Promise<string | undefined>>>();
+
+/**
+ * Why the `server`'s project could read a file outside the workspace through a link in it (a
+ * sentence naming the link and its target), or `undefined`; `undefined` too for a server that
+ * finds no files by looking in folders. Walked once per `signal` (a call) and server.
+ */
+export function linkOutside(
+  server: LinkReader,
+  workspaceRoot: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const reads = server.foundReads;
+  if (reads === undefined) return Promise.resolve(undefined);
+  let bySignal = walks.get(signal);
+  if (bySignal === undefined) {
+    bySignal = new Map();
+    walks.set(signal, bySignal);
+  }
+  const key = `${server.id}\0${workspaceRoot}`;
+  let walk = bySignal.get(key);
+  if (walk === undefined) {
+    walk = walkLinks(server.id, new Set(reads), workspaceRoot);
+    bySignal.set(key, walk);
+  }
+  return walk;
+}
+
+async function walkLinks(id: string, reads: ReadonlySet<string>, workspaceRoot: string): Promise<string | undefined> {
+  const check = new OutsideCheck(workspaceRoot);
+  const pending = [workspaceRoot];
+  let entries = 0;
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    let list: Dirent[];
+    try {
+      list = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries += list.length;
+    if (entries > WALK_MAX_ENTRIES)
+      return `the workspace holds more than ${WALK_MAX_ENTRIES} entries to check for links leading out of it, so the ${id} server's project may read a file outside the workspace`;
+    for (const e of list) {
+      const abs = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== '.git' && e.name !== 'node_modules') pending.push(abs);
+        continue;
+      }
+      if (!e.isSymbolicLink()) continue;
+      // A link inside the workspace is walked where it leads (or is a file the walk meets there).
+      const target = await realpath(abs).catch(() => undefined);
+      const out = target === undefined ? undefined : check.outside(target);
+      if (out === undefined) continue;
+      const counted =
+        reads.has(extname(e.name).toLowerCase()) ||
+        reads.has(extname(out).toLowerCase()) ||
+        (await stat(out).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ));
+      if (counted)
+        return `the ${id} server's project reads ${out} (${relative(workspaceRoot, abs).split('\\').join('/')} links to it), outside the workspace`;
+    }
+  }
+  return undefined;
+}
