@@ -51,42 +51,54 @@ export function linkOutside(
   return walk;
 }
 
+/** Folders read at once: each read is a round trip to the thread pool, so one at a time is slow. */
+const WALK_PARALLEL = 32;
+
 async function walkLinks(id: string, reads: ReadonlySet<string>, workspaceRoot: string): Promise<string | undefined> {
   const check = new OutsideCheck(workspaceRoot);
-  const pending = [workspaceRoot];
   let entries = 0;
-  while (pending.length > 0) {
-    const dir = pending.pop()!;
+  let found: string | undefined;
+  const linkOut = async (abs: string, name: string): Promise<string | undefined> => {
+    // A link inside the workspace is walked where it leads (or is a file the walk meets there).
+    const target = await realpath(abs).catch(() => undefined);
+    const out = target === undefined ? undefined : check.outside(target);
+    if (out === undefined) return undefined;
+    const counted =
+      reads.has(extname(name).toLowerCase()) ||
+      reads.has(extname(out).toLowerCase()) ||
+      (await stat(out).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ));
+    return counted
+      ? `the ${id} server's project reads ${out} (${relative(workspaceRoot, abs).split('\\').join('/')} links to it), outside the workspace`
+      : undefined;
+  };
+  const visit = async (dir: string, next: string[]): Promise<void> => {
     let list: Dirent[];
     try {
       list = await readdir(dir, { withFileTypes: true });
     } catch {
-      continue;
+      return;
     }
     entries += list.length;
     if (entries > WALK_MAX_ENTRIES)
-      return `the workspace holds more than ${WALK_MAX_ENTRIES} entries to check for links leading out of it, so the ${id} server's project may read a file outside the workspace`;
+      found ??= `the workspace holds more than ${WALK_MAX_ENTRIES} entries to check for links leading out of it, so the ${id} server's project may read a file outside the workspace`;
     for (const e of list) {
+      if (found !== undefined) return;
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
-        if (e.name !== '.git' && e.name !== 'node_modules') pending.push(abs);
-        continue;
-      }
-      if (!e.isSymbolicLink()) continue;
-      // A link inside the workspace is walked where it leads (or is a file the walk meets there).
-      const target = await realpath(abs).catch(() => undefined);
-      const out = target === undefined ? undefined : check.outside(target);
-      if (out === undefined) continue;
-      const counted =
-        reads.has(extname(e.name).toLowerCase()) ||
-        reads.has(extname(out).toLowerCase()) ||
-        (await stat(out).then(
-          (s) => s.isDirectory(),
-          () => false,
-        ));
-      if (counted)
-        return `the ${id} server's project reads ${out} (${relative(workspaceRoot, abs).split('\\').join('/')} links to it), outside the workspace`;
+        if (e.name !== '.git' && e.name !== 'node_modules') next.push(abs);
+      } else if (e.isSymbolicLink()) found ??= await linkOut(abs, e.name);
     }
+  };
+  // Level by level, up to WALK_PARALLEL folders read at once.
+  let level = [workspaceRoot];
+  while (level.length > 0 && found === undefined) {
+    const next: string[] = [];
+    for (let i = 0; i < level.length && found === undefined; i += WALK_PARALLEL)
+      await Promise.all(level.slice(i, i + WALK_PARALLEL).map((dir) => visit(dir, next)));
+    level = next;
   }
-  return undefined;
+  return found;
 }
