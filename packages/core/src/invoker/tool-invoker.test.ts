@@ -28,6 +28,17 @@ describe('ToolInvoker basics', () => {
     );
   });
 
+  it('PERM-05: a misspelt option is refused at construction: a confirmaton that went unread would let asks run unasked', () => {
+    const confirm = { confirm: async () => ({ approved: false }) };
+    expect(() => setup({ confirmaton: confirm } as never)).toThrow(
+      expect.objectContaining({
+        code: 'SESSION_CONFIGURATION',
+        field: 'confirmaton',
+        message: expect.stringMatching(/is not an option of ToolInvoker.*did you mean 'confirmation'/),
+      }),
+    );
+  });
+
   it('PERM-02: a deny is final: "Permission denied: <rule>", permission_denied event, tool not run', async () => {
     const { invoker, state } = setup({ policy: { deny: ['Echo(*secret*)'], allow: ['echo'] } });
     const t = createTestInvocation();

@@ -4,6 +4,7 @@
  * Nested sources are assigned only by the kernel, through the scoped invoker it gives tools.
  */
 import { A3sError } from '@a3s-code/effect';
+import { didYouMean } from '../config/did-you-mean.js';
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import { InvalidToolArgsError } from '../errors/tool-errors.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
@@ -70,6 +71,39 @@ export interface ToolInvokerOptions {
   readonly resources?: ResourceAccess;
 }
 
+/** The keys of {@link ToolInvokerOptions}. */
+const INVOKER_KEYS: readonly string[] = [
+  'registry',
+  'workspace',
+  'policy',
+  'checker',
+  'confirmation',
+  'hooks',
+  'security',
+  'artifacts',
+  'outputCap',
+  'defaultTimeoutMs',
+  'maxDepth',
+  'maxParallelism',
+  'clock',
+  'resources',
+];
+
+/**
+ * Refuses options that are not an object or have a key that is not an option: a misspelt
+ * `confirmaton` would otherwise leave the invoker with no confirmation, and its asks would run.
+ */
+function checkInvokerOptions(options: unknown): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new SessionConfigurationError('options', `must be an object with ${INVOKER_KEYS.join(', ')}`);
+  for (const [key, value] of Object.entries(options))
+    if (value !== undefined && !INVOKER_KEYS.includes(key))
+      throw new SessionConfigurationError(
+        key,
+        `is not an option of ToolInvoker; allowed: ${INVOKER_KEYS.join(', ')}${didYouMean(key, INVOKER_KEYS)}`,
+      );
+}
+
 /** Options of {@link ToolInvoker.invoke}. */
 export interface InvokeOptions {
   /**
@@ -114,6 +148,7 @@ export class ToolInvoker {
   readonly #close = new AbortController();
 
   constructor(options: ToolInvokerOptions) {
+    checkInvokerOptions(options);
     if (options.registry === undefined) throw new SessionConfigurationError('registry', 'is required');
     const cap = options.outputCap ?? {};
     const policy =
