@@ -33,8 +33,11 @@ describe('mcpServers configuration', () => {
       api: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer t' } },
       events: { type: 'sse', url: 'https://example.com/sse' },
       both: { type: 'sse', transport: 'sse', url: 'https://example.com/sse' },
+      // Set to undefined by a host building entries in code: left out, as any key.
+      built: { type: undefined, command: 'node' },
     });
     expect(parsed).toEqual({
+      built: { command: 'node' },
       fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] },
       api: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer t' }, transport: 'streamable-http' },
       events: { url: 'https://example.com/sse', transport: 'sse' },

@@ -114,8 +114,9 @@ const ENTRY_TYPES = { stdio: 'stdio', http: 'streamable-http', sse: 'sse' } as c
  * @throws McpConfigError naming `<path>.type` and the types allowed for the entry.
  */
 function withoutType(value: object, path: string, stdio: boolean): object {
-  if (!('type' in value)) return value;
   const { type, ...rest } = value as Record<string, unknown>;
+  // Left out, or set to `undefined` (a host building entries in code), as for every other key.
+  if (type === undefined) return 'type' in value ? rest : value;
   const field = `${path}.type`;
   const fits = stdio
     ? "this entry has `command` (a stdio server): its type is 'stdio', or leave type out"
@@ -128,7 +129,9 @@ function withoutType(value: object, path: string, stdio: boolean): object {
           ? 'null'
           : Array.isArray(type)
             ? 'an array'
-            : `a ${typeof type}`;
+            : typeof type === 'object'
+              ? 'an object'
+              : `a ${typeof type}`;
     throw new McpConfigError(
       field,
       `must be 'stdio', 'http' or 'sse' (as in Claude Code's .mcp.json), not ${given}; ${fits}`,

@@ -49,6 +49,16 @@ describe('the completion gate with nobody to approve', () => {
     expect(model.requests).toHaveLength(3);
   });
 
+  it('GATE-05: verify denied by a rule: no continuation turn, whoever could approve, and the error names the rule', async () => {
+    const { result, model } = await run([write, { text: 'Noted.' }], {
+      permissions: { allow: ['write'], deny: ['verify'] },
+      onConfirm: async () => ({ approved: true }),
+    });
+    expect(result).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+    expect((result as Error).message).toMatch(/the verify tool is denied in this session \(verify\)/);
+    expect(model.requests).toHaveLength(2);
+  });
+
   it('GATE-01: verify allowed by a rule: the model is asked to verify and the run completes verified', async () => {
     const { result, model } = await run([write, { text: 'Noted.' }, verify], {
       permissions: { allow: ['write', 'verify', 'Bash(grep:*)'] },

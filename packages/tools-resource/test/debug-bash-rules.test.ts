@@ -36,6 +36,7 @@ describe('debug calls as shell commands', () => {
   });
 
   it.each([
+    ['C system() with a comment before its bracket', 'system/**/("rm x")'],
     ['Python starting a process', "__import__('os').system('rm x')"],
     ['C system()', 'system("rm x")'],
     ['C popen() with spaces', 'popen ("rm x", "r")'],
@@ -68,6 +69,11 @@ describe('debug calls as shell commands', () => {
     ['an increment', 'counter++'],
     ['a Go method call', 'cmd.Run()'],
     ['a statement list', 'x; y'],
+    ['a comment between a name and its bracket', 'unlink/**/("important.db")'],
+    ['a line comment', 'x // note'],
+    ['a C++ template call', 'run<int>("rm -f x")'],
+    ['a delete', 'delete config_ptr'],
+    ["delve's call", 'call main.Cleanup'],
   ])('PERM-02: with deny Bash(rm:*), an expression of a native session with %s is denied', (_, expression) => {
     const config: PermissionPolicyConfig = { deny: ['Bash(rm:*)'], defaultDecision: 'allow' };
     expect(judge(config, { op: 'evaluate', expression })).toBe('deny');

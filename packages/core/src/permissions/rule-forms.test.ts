@@ -131,6 +131,9 @@ describe('an MCP tool naming a path', () => {
     expect(judge({ files: [{ name: 'a', source: { uri: `file://${root}/.env` } }] }).decision).toBe('deny');
     expect(judge({ opts: { path: 'config/app.json' } }).decision).toBe('ask');
     expect(judge({ opts: { path: 'src/a.ts', depth: 2, tags: ['x'] } }).decision).toBe('allow');
+    // A path used as a key.
+    expect(judge({ files: { '.env': { encoding: 'utf8' } } }).decision).toBe('deny');
+    expect(judge({ '.env': true }).decision).toBe('deny');
     // Past the first 64 entries or strings of a list, as before, and past any count now.
     const many = Array.from({ length: 100 }, (_, i) => `src/f${i}.ts`);
     expect(judge({ paths: [...many, '.env'] }).decision).toBe('deny');

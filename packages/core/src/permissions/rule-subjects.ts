@@ -229,7 +229,7 @@ const MAX_MCP_DEPTH = 32;
 
 /**
  * Every string in an MCP call's arguments, however nested in objects and lists (servers often
- * take `{ options: { path } }`), or `undefined` when there are more than {@link MAX_MCP_STRINGS}
+ * take `{ options: { path } }`), object keys included, or `undefined` when there are more than {@link MAX_MCP_STRINGS}
  * or they nest deeper than can be looked into: such a call cannot be judged against path rules.
  */
 function mcpStrings(args: unknown): string[] | undefined {
@@ -238,7 +238,9 @@ function mcpStrings(args: unknown): string[] | undefined {
     if (typeof v === 'string') return out.push(v) <= MAX_MCP_STRINGS;
     if (typeof v !== 'object' || v === null) return true;
     if (depth >= MAX_MCP_DEPTH) return false;
-    for (const item of Array.isArray(v) ? v : Object.values(v)) if (!walk(item, depth + 1)) return false;
+    if (Array.isArray(v)) return v.every((item) => walk(item, depth + 1));
+    // A server may key its request by path (`{ files: { '.env': {…} } }`): keys are read too.
+    for (const [key, item] of Object.entries(v)) if (!walk(key, depth) || !walk(item, depth + 1)) return false;
     return true;
   };
   return walk(args, 0) ? out : undefined;

@@ -96,19 +96,22 @@ const VERIFY_PROBE = { subject: 'the changes of this run', commands: [{ id: 'che
 const VERIFY_RULE = /^\s*verify\s*(\(|$)/i;
 
 /**
- * Why the model cannot verify in this run, or `undefined`: the session has nobody to approve a
- * call ({@link noApprover}, calls not parked for the host) and its permissions ask about every
- * `verify` call (no rule allows one), so a continuation asking the model to verify would only be
- * refused.
+ * Why the model cannot verify in this run, or `undefined`: the session's permissions deny every
+ * `verify` call (a rule without a pattern, its mode or its skill), or the session has nobody to
+ * approve a call ({@link noApprover}, calls not parked for the host) and its permissions ask about
+ * every `verify` call (no rule allows one), so a continuation asking the model to verify would
+ * only be refused.
  */
 async function unverifiable(options: ExecuteRunOptions, run: LiveRun): Promise<string | undefined> {
-  // A parked call (`parkMode: 'return'`) is answered by the host, which may approve it.
-  if (options.config.confirmation !== noApprover || options.config.parkMode !== 'wait') return undefined;
-  if ((options.config.permissions.allow ?? []).some((r) => VERIFY_RULE.test(r))) return undefined;
   const verdict = await options.invoker.project(
     { id: 'gate-verify', name: 'verify', args: VERIFY_PROBE },
     run.env.invocation,
   );
+  if (verdict.decision === 'deny' && !verdict.rule.includes('('))
+    return `the verify tool is denied in this session (${verdict.rule}), so the model is not asked to verify; allow the verify tool, or waive these changes`;
+  // A parked call (`parkMode: 'return'`) is answered by the host, which may approve it.
+  if (options.config.confirmation !== noApprover || options.config.parkMode !== 'wait') return undefined;
+  if ((options.config.permissions.allow ?? []).some((r) => VERIFY_RULE.test(r))) return undefined;
   if (verdict.decision !== 'ask' || verdict.rule !== 'default') return undefined;
   return `the verify tool needs a confirmation under this session's permissions and nobody can give one (${NO_APPROVER_REASON}), so the model is not asked to verify; open the session with an approver (onConfirm) or allow the verify tool in its permissions`;
 }

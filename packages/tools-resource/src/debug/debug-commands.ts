@@ -55,7 +55,9 @@ export function debugShellCommands(args: {
     return launchCommands(args.program, args.args ?? [], args.adapter);
   if (args.op === 'evaluate' && args.expression !== undefined) {
     const text = args.expression.normalize('NFKC');
-    if (NATIVE_RUNS.test(text) || (args.adapter !== 'debugpy' && !onlyReads(text)))
+    // A comment between a name and its `(` still calls it (`system/**/(…)`).
+    const bare = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+    if (NATIVE_RUNS.test(text) || NATIVE_RUNS.test(bare) || (args.adapter !== 'debugpy' && !onlyReads(text)))
       return [`eval ${shellQuote(args.expression)}`];
     return [`python3 -c ${shellQuote(args.expression)}`];
   }
@@ -68,8 +70,17 @@ export function debugShellCommands(args: {
  * operator), no assignment or increment, no block, no statement separator, no lldb command.
  */
 export function onlyReads(text: string): boolean {
-  if (/[`;{}\n\r]/.test(text)) return false;
-  if (/[\p{L}\p{N}_$)\]'"]\s*\(/u.test(text)) return false;
+  // A comment can stand between a name and its `(` (`f/**/()`); nothing that only reads needs one.
+  if (/[`;{}\n\r#]|\/\*|\/\//.test(text)) return false;
+  // A call: `(` after a name, a closing bracket, a quote or a template's `>` (`run<int>(…)`).
+  if (/[\p{L}\p{N}_$)\]'">]\s*\(/u.test(text)) return false;
+  // Words that run code without brackets (`delete p`, delve's `call f`, Go's `go f`).
+  if (
+    /(?<![\p{L}\p{N}_$.])(?:delete|new|throw|call|go|defer|goto|asm|__asm__|co_await|co_yield)(?![\p{L}\p{N}_$])/u.test(
+      text,
+    )
+  )
+    return false;
   return !/<<=|>>=|(?<![=!<>])=(?!=)|\+\+|--/.test(text);
 }
 
