@@ -11,6 +11,12 @@ import { type LineRange, type LoadedFile, loadFile, MAX_READ_LIMIT } from './rea
 /** Paths read ahead of the one being rendered (itself included). */
 const PREFETCH = 8;
 
+/**
+ * Why loads still running when a read ends are stopped (nobody awaits them). One value for every
+ * read: an `abort()` without a reason would build a `DOMException`, with its stack, on every read.
+ */
+const READ_ENDED = Object.freeze({ reason: 'the read ended' });
+
 /** One entry's path and range. */
 interface LoadEntry {
   readonly path: string;
@@ -67,7 +73,7 @@ export class BatchLoads {
   /** Stops the loads still running and lets every load go. */
   close(): void {
     this.signal.removeEventListener('abort', this.onAbort);
-    this.stop.abort();
+    this.stop.abort(READ_ENDED);
     this.loads.clear();
   }
 }
