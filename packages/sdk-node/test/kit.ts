@@ -1,5 +1,6 @@
 // Shared setup of the SDK tests: a temporary git repository holding a tiny project.
 import { defineTool, defineToolPack } from '@a3s-code/core';
+import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { z } from 'zod';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -103,3 +104,8 @@ export function holdPack() {
   });
   return { pack, inside, release };
 }
+
+/** A scripted model turn making one tool call. */
+export const callTurn = (id: string, name: string, args: Record<string, unknown>): ScriptedTurn => ({
+  tool_calls: [{ id, name, args }],
+});

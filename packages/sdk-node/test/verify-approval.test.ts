@@ -7,16 +7,14 @@ import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type Session, type SessionOptions } from '../src/index.js';
-import { tempRepo } from './kit.js';
+import { callTurn, tempRepo } from './kit.js';
 
 const opened: Session[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-const call = (id: string, name: string, args: Record<string, unknown>): ScriptedTurn => ({
-  tool_calls: [{ id, name, args }],
-});
+const call = callTurn;
 const write = call('w', 'write', { file_path: 'notes.txt', content: 'checked\n' });
 const verify = call('v', 'verify', {
   subject: 'the notes',
