@@ -92,6 +92,8 @@ export interface FollowOptions {
   readonly extended: (text: string, dir: string) => readonly { spelled: string; file?: string }[];
   /** Why a package name an `extends` gives leads outside, or undefined. */
   readonly bare?: (spelled: string, dir: string) => string | undefined;
+  /** The text with the values the server never reads taken out (where it writes), before the quoted values are checked. */
+  readonly unread?: (text: string) => string;
 }
 
 /**
@@ -120,7 +122,7 @@ export function followConfigs(
       return `${shown} is not a regular file of at most ${MAX_CONFIG_BYTES} bytes, so the paths it gives ${opts.who} cannot be checked`;
     const text = opts.section?.(file, raw) ?? raw;
     const dir = dirname(file);
-    const outside = quotedOutside(text, dir, bounds);
+    const outside = quotedOutside(opts.unread?.(text) ?? text, dir, bounds);
     if (outside !== undefined) return `${shown} points ${opts.who} at '${outside}', outside the workspace`;
     files.push({ file, text });
     for (const next of opts.extended(text, dir)) {

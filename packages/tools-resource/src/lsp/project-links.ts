@@ -4,7 +4,8 @@
  * folder, pyright every module of its search paths, rust-analyzer `mod x;` as `x.rs`): such a
  * server reads a link's target as one of the project's files, and its messages quote it (a
  * constant's value in a type error). A link to a file the server would read this way, or to a
- * folder, whose target is outside the workspace and not installed (see `OutsideCheck`) counts.
+ * folder holding one, whose target is outside the workspace and not installed (see
+ * `OutsideCheck`) counts.
  * The whole workspace is walked (a project's configuration can bring in any folder of it), `.git`
  * and `node_modules` folders aside, once per call and server.
  */
@@ -51,6 +52,43 @@ export function linkOutside(
   return walk;
 }
 
+/** More entries than this in a linked folder outside, and it counts as holding a file the server reads. */
+const TARGET_MAX_ENTRIES = 5_000;
+
+/**
+ * Whether the folder `dir` (outside the workspace) holds, at any depth, a file the server would
+ * read there: one with an extension of `reads`, or a link that may lead to one (a link to a folder
+ * counts). Fails closed: a folder of more than {@link TARGET_MAX_ENTRIES} entries counts.
+ */
+async function holdsRead(dir: string, reads: ReadonlySet<string>): Promise<boolean> {
+  let entries = 0;
+  const pending = [dir];
+  while (pending.length > 0) {
+    const batch = pending.splice(0, WALK_PARALLEL);
+    const lists = await Promise.all(batch.map((d) => readdir(d, { withFileTypes: true }).catch((): Dirent[] => [])));
+    for (let i = 0; i < lists.length; i++)
+      for (const e of lists[i]!) {
+        if (++entries > TARGET_MAX_ENTRIES) return true;
+        const abs = join(batch[i]!, e.name);
+        if (e.isDirectory()) pending.push(abs);
+        else if (reads.has(extname(e.name).toLowerCase())) return true;
+        else if (e.isSymbolicLink() && (await linkMayRead(abs, reads))) return true;
+      }
+  }
+  return false;
+}
+
+/** Whether a link met in a linked folder may lead to a file the server reads (a folder counts). */
+async function linkMayRead(abs: string, reads: ReadonlySet<string>): Promise<boolean> {
+  const target = await realpath(abs).catch(() => undefined);
+  if (target === undefined) return false;
+  if (reads.has(extname(target).toLowerCase())) return true;
+  return stat(target).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
 /** Folders read at once: each read is a round trip to the thread pool, so one at a time is slow. */
 const WALK_PARALLEL = 32;
 
@@ -67,7 +105,7 @@ async function walkLinks(id: string, reads: ReadonlySet<string>, workspaceRoot: 
       reads.has(extname(name).toLowerCase()) ||
       reads.has(extname(out).toLowerCase()) ||
       (await stat(out).then(
-        (s) => s.isDirectory(),
+        (s) => s.isDirectory() && holdsRead(out, reads),
         () => false,
       ));
     return counted

@@ -45,4 +45,24 @@ describe('tsConfigOutside', () => {
       "tsconfig.json extends '@tsconfig/strictest/tsconfig.json': its package folder leads to",
     );
   });
+
+  it('where the compiler writes (outDir, declarationDir, outFile) does not count unless the build is incremental', () => {
+    const root = ws({
+      'tsconfig.json':
+        '{ "compilerOptions": { "outDir": "../dist", "declarationDir": "/tmp/decl", "outFile": "../x.js", "sourceRoot": "/src" } }',
+    });
+    expect(tsConfigOutside(root, root)).toBeUndefined();
+    writeFileSync(
+      join(root, 'tsconfig.json'),
+      '{ "extends": "./base.json", "compilerOptions": { "outDir": "../dist" } }',
+    );
+    writeFileSync(join(root, 'base.json'), '{ "compilerOptions": { "composite": true } }');
+    expect(tsConfigOutside(root, root)).toBe(
+      "tsconfig.json points the TypeScript compiler at '../dist', outside the workspace",
+    );
+    writeFileSync(join(root, 'base.json'), '{ "compilerOptions": { "types": ["../types"] } }');
+    expect(tsConfigOutside(root, root)).toBe(
+      "base.json points the TypeScript compiler at '../types', outside the workspace",
+    );
+  });
 });

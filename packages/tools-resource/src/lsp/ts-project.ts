@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { followConfigs, keyValues, WorkspaceBounds } from './config-paths.js';
+import { type ConfigFile, type FollowOptions, followConfigs, keyValues, WorkspaceBounds } from './config-paths.js';
 import { inPackage, isInside, realOrSelf } from './workspace-paths.js';
 
 /** The file an `extends` path names, as TypeScript resolves it (`.json` added when there is no such file). */
@@ -38,18 +38,31 @@ function packageOutside(spelled: string, from: string, bounds: WorkspaceBounds):
  */
 export function tsConfigOutside(root: string, workspaceRoot: string): string | undefined {
   const bounds = new WorkspaceBounds(workspaceRoot);
-  return followConfigs(
-    ['tsconfig.json', 'jsconfig.json'].map((n) => join(root, n)),
-    bounds,
-    {
-      who: 'the TypeScript compiler',
-      extended: (text, dir) =>
-        keyValues(text, 'extends').map((spelled) =>
-          /^(?:\.{1,2}[\\/]|[\\/]|~|[A-Za-z]:[\\/])/.test(spelled)
-            ? { spelled, file: configFile(spelled, dir) }
-            : { spelled },
-        ),
-      bare: (spelled, dir) => packageOutside(spelled, dir, bounds),
-    },
-  );
+  const starts = ['tsconfig.json', 'jsconfig.json'].map((n) => join(root, n));
+  const opts: FollowOptions = {
+    who: 'the TypeScript compiler',
+    extended: (text, dir) =>
+      keyValues(text, 'extends').map((spelled) =>
+        /^(?:\.{1,2}[\\/]|[\\/]|~|[A-Za-z]:[\\/])/.test(spelled)
+          ? { spelled, file: configFile(spelled, dir) }
+          : { spelled },
+      ),
+    bare: (spelled, dir) => packageOutside(spelled, dir, bounds),
+  };
+  const files: ConfigFile[] = [];
+  const why = followConfigs(starts, bounds, { ...opts, unread: withoutOutputs }, files);
+  // An incremental build reads its previous build's record (kept in the output folder) back.
+  if (why !== undefined || !files.some((f) => INCREMENTAL.test(f.text))) return why;
+  return followConfigs(starts, bounds, opts);
+}
+
+/** Options naming where the compiler writes (never read by the checker or the server, which do not emit). */
+const OUTPUT_KEYS = ['outDir', 'outFile', 'out', 'declarationDir', 'sourceRoot', 'mapRoot'];
+const OUTPUT_VALUE = new RegExp(`(["']?\\b(?:${OUTPUT_KEYS.join('|')})["']?\\s*:\\s*)"(?:[^"\\\\\\n]|\\\\.)*"`, 'g');
+/** A configuration turning on a build that reads its own earlier output. */
+const INCREMENTAL = /["']?\b(?:incremental|composite)["']?\s*:\s*true\b/;
+
+/** The text with the values of {@link OUTPUT_KEYS} emptied. */
+function withoutOutputs(text: string): string {
+  return text.replace(OUTPUT_VALUE, '$1""');
 }
