@@ -1,6 +1,15 @@
 import { assertJsonValue } from './check.js';
 import { DuplicateFactError, FactSequenceError, FactValidationError } from './errors.js';
-import { canonicalJson, encodeFact, readLog, validateDraft, type Fact, type FactDraft, type LogTail } from './fact.js';
+import {
+  canonicalJson,
+  encodeFact,
+  readLog,
+  validateDraft,
+  type Fact,
+  type FactDraft,
+  type LogTail,
+  type LogText,
+} from './fact.js';
 import { KeyIndex } from './key-index.js';
 import { Sha256 } from './sha256.js';
 import { wellFormedDraft } from './well-formed.js';
@@ -58,7 +67,7 @@ export class FactLog {
    * `new FactLog(facts)`, each line checked once and each key indexed once (the key index
    * is the check that no key is reused).
    */
-  static parse(text: string): ParsedFactLog {
+  static parse(text: LogText): ParsedFactLog {
     const read = readLog(text);
     const log = new FactLog();
     log.list = read.facts;

@@ -26,13 +26,21 @@ export interface FactDraft {
   readonly payload: unknown;
 }
 
+/**
+ * A log's text: one string, or its pieces in order (a list, or made one by one as they are read).
+ * Pieces let a reader decode a large file in small strings, which are much cheaper to make than
+ * one large one, and each can be let go once its lines are read. A piece should end with a newline
+ * (one not ending a line is read with the next).
+ */
+export type LogText = string | Iterable<string>;
+
 /** A torn last line: a crash cut the final write short. */
 export interface TornLine {
   /** 1-based line number of the torn line. */
   readonly line: number;
   /** Why it is not a fact. */
   readonly reason: string;
-  /** Length, in UTF-16 code units of the input text, of the part to keep; truncate the rest. */
+  /** Length, in UTF-16 code units of the input text (its pieces joined), of the part to keep; truncate the rest. */
   readonly validLength: number;
 }
 
@@ -166,7 +174,7 @@ function checkFact(raw: unknown, lineNo: number): Fact {
  * host can truncate it), never thrown, and no complete fact is lost; so are blank lines after
  * the last fact.
  */
-export function parseLog(text: string): ParsedLog {
+export function parseLog(text: LogText): ParsedLog {
   const read = readLog(text);
   return { facts: read.facts, ...read.tail };
 }
@@ -185,7 +193,7 @@ export interface ReadLog {
  * Reads and checks a whole log: what {@link parseLog} does, with the key index it builds to check
  * that no key is reused (the log's index by key). Errors are exactly those of checking line by line.
  */
-export function readLog(text: string): ReadLog {
+export function readLog(text: LogText): ReadLog {
   const read = readLines(text);
   const { index, repeat } = KeyIndex.build(read.facts, read.hashes, read.facts.length);
   // A reused key comes before the bad line the line loop stopped at, so it is thrown first.
@@ -212,55 +220,79 @@ interface ReadLines {
  * stops at the first bad line and reports it without throwing. The keys are then checked for
  * reuse in bulk, which is much faster than checking each as its line is read.
  */
-function readLines(text: string): ReadLines {
+function readLines(text: LogText): ReadLines {
+  const parts: Iterator<string> = typeof text === 'string' ? [text][Symbol.iterator]() : text[Symbol.iterator]();
   const facts: Fact[] = [];
   // About one fact per 256 characters to start with; the array grows when there are more.
-  let hashes: Int32Array = new Int32Array(Math.max(16, text.length >>> 8));
-  let start = 0;
+  let hashes: Int32Array = new Int32Array(Math.max(16, typeof text === 'string' ? text.length >>> 8 : 4096));
   let lineNo = 0;
   let tail: LogTail = {};
+  // Characters of the pieces before the one read; a piece not ending a line is read with the next.
+  let base = 0;
+  let carry = '';
   try {
-    while (start < text.length) {
-      lineNo++;
-      const nl = text.indexOf('\n', start);
-      let fact: Fact;
-      if (nl === -1) {
-        const last = text.slice(start);
-        try {
-          fact = parseFactLine(last, lineNo);
-        } catch (e) {
-          const reason = e instanceof FactParseError ? e.message : String(e);
-          // Only what a crash can leave is cut off; anything else is named, never truncated away.
-          const why = notTornBecause(last);
-          if (why !== null) throw notTorn(e, lineNo, why);
-          return { facts, hashes, tail: { torn: { line: lineNo, reason, validLength: start } }, failed: false };
-        }
-        checkLineFrame(last, lineNo);
-        tail = { missingFinalNewline: true };
-        start = text.length;
-      } else {
-        const line = text.slice(start, nl);
-        // A line that opens an object is not blank; only others need the (allocating) trim.
-        if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
-          // Blank lines after the last fact (an editor's, a `>>` of nothing) hold nothing: they are cut off.
-          if (text.slice(nl).trim().length === 0)
-            return { facts, hashes, tail: { torn: blankTail(lineNo, start) }, failed: false };
-          throw new FactParseError(lineNo, 'json', 'empty line inside the log');
-        }
-        checkLineFrame(line, lineNo);
-        fact = parseFactLine(line, lineNo);
-        start = nl + 1;
+    // One piece ahead, to know the last one.
+    let ahead = parts.next();
+    while (!ahead.done) {
+      const part = carry + ahead.value;
+      ahead = parts.next();
+      const last = ahead.done === true;
+      if (!last && part.charCodeAt(part.length - 1) !== 10) {
+        carry = part;
+        continue;
       }
-      const n = facts.length;
-      checkSeq(n, fact, lineNo);
-      if (n === hashes.length) hashes = grown(hashes);
-      hashes[n] = hashKey(fact.key);
-      facts.push(fact);
+      carry = '';
+      let start = 0;
+      while (start < part.length) {
+        lineNo++;
+        const nl = part.indexOf('\n', start);
+        let fact: Fact;
+        if (nl === -1) {
+          const line = part.slice(start);
+          try {
+            fact = parseFactLine(line, lineNo);
+          } catch (e) {
+            const reason = e instanceof FactParseError ? e.message : String(e);
+            // Only what a crash can leave is cut off; anything else is named, never truncated away.
+            const why = notTornBecause(line);
+            if (why !== null) throw notTorn(e, lineNo, why);
+            const torn = { line: lineNo, reason, validLength: base + start };
+            return { facts, hashes, tail: { torn }, failed: false };
+          }
+          checkLineFrame(line, lineNo);
+          tail = { missingFinalNewline: true };
+          start = part.length;
+        } else {
+          const line = part.slice(start, nl);
+          // A line that opens an object is not blank; only others need the (allocating) trim.
+          if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
+            // Blank lines after the last fact (an editor's, a `>>` of nothing) hold nothing: they are cut off.
+            if (part.slice(nl).trim().length === 0 && restBlank(ahead, parts))
+              return { facts, hashes, tail: { torn: blankTail(lineNo, base + start) }, failed: false };
+            throw new FactParseError(lineNo, 'json', 'empty line inside the log');
+          }
+          checkLineFrame(line, lineNo);
+          fact = parseFactLine(line, lineNo);
+          start = nl + 1;
+        }
+        const n = facts.length;
+        checkSeq(n, fact, lineNo);
+        if (n === hashes.length) hashes = grown(hashes);
+        hashes[n] = hashKey(fact.key);
+        facts.push(fact);
+      }
+      base += part.length;
     }
   } catch (error) {
     return { facts, hashes, tail: {}, failed: true, error };
   }
   return { facts, hashes, tail, failed: false };
+}
+
+/** Whether the piece `ahead` and every piece after it are blank (this reads them all). */
+function restBlank(ahead: IteratorResult<string>, parts: Iterator<string>): boolean {
+  for (let at = ahead; !at.done; at = parts.next()) if (at.value.trim().length > 0) return false;
+  return true;
 }
 
 /** The tail of a log whose lines from `lineNo` (at `start`) on are blank. */

@@ -48,7 +48,7 @@ export type {
   UserMessageSource,
 } from './kinds.js';
 export { encodeFact, parseLog } from './fact.js';
-export type { Fact, FactDraft, LogTail, ParsedLog, TornLine } from './fact.js';
+export type { Fact, FactDraft, LogTail, LogText, ParsedLog, TornLine } from './fact.js';
 export { FactLog, type LogDigest, type ParsedFactLog } from './fact-log.js';
 export { resolveRecipe, type Recipe, type ResolvedRecipe } from './recipe.js';
 export {

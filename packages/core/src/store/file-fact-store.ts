@@ -22,7 +22,7 @@ import {
 } from '@a3s-code/effect';
 import type { FactStore } from './fact-store.js';
 import { FactLogBudget, type FactLogLimits } from './log-budget.js';
-import { openLogForAppend } from './log-file.js';
+import { openLogForAppend, utf8BytesOf } from './log-file.js';
 import { type FileView, foreignChange, type LogRestore, viewOf, writeBack } from './log-guard.js';
 import { isHashedThread, recordSessionId, sessionIdPath } from './session-id-file.js';
 import { mkdirState } from './state-folder.js';
@@ -117,7 +117,7 @@ export class FileFactStore implements FactStore {
       let truncatedBytes = 0;
       let bytes = file.bytes;
       if (parsed.torn) {
-        const keep = Buffer.byteLength(text.slice(0, parsed.torn.validLength), 'utf8');
+        const keep = utf8BytesOf(text, parsed.torn.validLength);
         truncatedBytes = file.bytes - keep;
         await fh.truncate(keep);
         await fh.sync();

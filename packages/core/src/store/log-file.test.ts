@@ -204,6 +204,46 @@ describe('a fact log whose bytes are not UTF-8', () => {
   });
 });
 
+describe('a log larger than the pieces it is decoded in', () => {
+  const many = (n: number, long = -1): Buffer =>
+    Buffer.from(
+      Array.from(
+        { length: n },
+        (_, i) => `${line(i + 1, i === long ? 'ж'.repeat(100_000) : `${i} ключ 🙂 ${'é'.repeat(i % 300)}`)}\n`,
+      ).join(''),
+    );
+
+  it('a torn last line and blank lines after it are cut off to the byte; a line longer than a piece reads whole', async () => {
+    const { ws, log } = workspace();
+    const body = many(2_000, 700);
+    const torn = Buffer.from(line(2_001, '🙂'.repeat(50))).subarray(0, 77);
+    writeFileSync(log, Buffer.concat([body, torn]));
+    const store = await FileFactStore.open(ws, 's');
+    opened.push(store);
+    expect(store.log.length).toBe(2_000);
+    expect((store.log.facts[700]!.payload as { text: string }).text).toBe('ж'.repeat(100_000));
+    expect(store.opened).toMatchObject({ truncated: { line: 2_001 }, truncatedBytes: 77 });
+    expect(readFileSync(log).equals(body)).toBe(true);
+    await store.close();
+    opened.pop();
+    writeFileSync(log, Buffer.concat([body, Buffer.from('\n'.repeat(70_000)), Buffer.from('  \n')]));
+    const again = await FileFactStore.open(ws, 's');
+    opened.push(again);
+    expect(again.opened).toMatchObject({ truncated: { line: 2_001 }, truncatedBytes: 70_003 });
+    expect(readFileSync(log).equals(body)).toBe(true);
+  });
+
+  it('a byte that is not UTF-8 deep in the file is named by its line; a blank line between pieces is refused', async () => {
+    const { ws, log } = workspace();
+    const bad = Buffer.from(line(1_501, 'ab'));
+    bad[bad.indexOf('"ab"') + 2] = 0xc3;
+    writeFileSync(log, Buffer.concat([many(1_500), bad, Buffer.from(`\n${line(1_502)}\n`)]));
+    expect(await openError(ws)).toMatchObject({ line: 1_501, field: 'utf8' });
+    writeFileSync(log, Buffer.concat([many(1_500), Buffer.from(`\n${line(1_501)}\n`)]));
+    expect(await openError(ws)).toMatchObject({ line: 1_501, field: 'json' });
+  });
+});
+
 describe('a write the disk takes only part of', () => {
   it('an append the file size limit cuts short fails with FACT_STORE instead of reporting a lost fact as durable', () => {
     const { ws, log } = workspace();

@@ -114,23 +114,62 @@ export async function openRegular(
   }
 }
 
+/** About how many bytes each piece of a log's text holds (whole lines; a longer line is one piece). */
+const PIECE_BYTES = 64 * 1024;
+
 /**
- * Reads the whole file behind `fh` (`size` bytes by its fstat) and decodes it.
- * @throws FactLogTooLargeError over {@link MAX_FACT_LOG_BYTES}; FactParseError (field `utf8`)
- *   for a complete line that is not UTF-8.
+ * Reads the whole file behind `fh` (`size` bytes by its fstat). Its text is decoded in pieces of
+ * whole lines as it is iterated (again on each iteration): V8 makes many small strings far faster
+ * than one of many megabytes (2–3 ms against 60–80 ms for 20 MiB), and a reader can let each go
+ * once its lines are read.
+ * @throws FactLogTooLargeError over {@link MAX_FACT_LOG_BYTES}. Iterating the text throws
+ *   FactParseError (field `utf8`) at the piece holding a complete line that is not UTF-8.
  */
 export async function readLogHandle(
   path: string,
   fh: FileHandle,
   size: number,
-): Promise<{ text: string; bytes: number }> {
+): Promise<{ text: Iterable<string>; bytes: number }> {
   if (size > MAX_FACT_LOG_BYTES) throw new FactLogTooLargeError(path, size, MAX_FACT_LOG_BYTES);
   const buf = await fh.readFile();
   if (buf.length > MAX_FACT_LOG_BYTES) throw new FactLogTooLargeError(path, buf.length, MAX_FACT_LOG_BYTES);
-  const text = buf.toString('utf8');
-  // The decoder replaces a byte that is not UTF-8 with U+FFFD; a log with none has none.
-  if (text.includes('\uFFFD') && !isUtf8(buf)) checkUtf8Lines(buf);
-  return { text, bytes: buf.length };
+  return { text: { [Symbol.iterator]: () => pieces(buf) }, bytes: buf.length };
+}
+
+/** The text of `buf` in pieces of about {@link PIECE_BYTES}, each but the last ending with a newline. */
+function* pieces(buf: Buffer): Generator<string> {
+  let checked = false;
+  let start = 0;
+  while (start < buf.length) {
+    let end = buf.length;
+    if (buf.length - start > PIECE_BYTES) {
+      // A newline byte never sits inside a UTF-8 character, so each piece decodes on its own.
+      const before = buf.lastIndexOf(0x0a, start + PIECE_BYTES - 1);
+      const after = before >= start ? before : buf.indexOf(0x0a, start + PIECE_BYTES);
+      if (after >= 0) end = after + 1;
+    }
+    const piece = buf.toString('utf8', start, end);
+    // The decoder replaces a byte that is not UTF-8 with U+FFFD; a log with none has none.
+    if (!checked && piece.includes('\uFFFD')) {
+      checked = true;
+      if (!isUtf8(buf)) checkUtf8Lines(buf);
+    }
+    yield piece;
+    start = end;
+  }
+}
+
+/** How many bytes of UTF-8 the first `length` characters of `text` (its pieces joined) take. */
+export function utf8BytesOf(text: Iterable<string>, length: number): number {
+  let bytes = 0;
+  let left = length;
+  for (const piece of text) {
+    if (left <= 0) break;
+    const part = left >= piece.length ? piece : piece.slice(0, left);
+    bytes += Buffer.byteLength(part, 'utf8');
+    left -= part.length;
+  }
+  return bytes;
 }
 
 /**
@@ -192,7 +231,9 @@ export async function openLogHandle(path: string): Promise<FileHandle> {
 }
 
 /** Opens a log for appending (creating it): the store's handle and the log's text. */
-export async function openLogForAppend(path: string): Promise<{ fh: FileHandle; text: string; bytes: number }> {
+export async function openLogForAppend(
+  path: string,
+): Promise<{ fh: FileHandle; text: Iterable<string>; bytes: number }> {
   const { fh, size } = await openRegular(path, APPEND_FLAGS, true);
   try {
     return { fh, ...(await readLogHandle(path, fh, size)) };
@@ -220,7 +261,7 @@ export async function readFactLogFile(path: string, options: ReadFactLogOptions 
   const flags = options.followLinks === true ? O_RDONLY | O_NONBLOCK : READ_OWN_FLAGS;
   const { fh, size } = await openRegular(path, flags, false);
   try {
-    return (await readLogHandle(path, fh, size)).text;
+    return [...(await readLogHandle(path, fh, size)).text].join('');
   } finally {
     await fh.close().catch(() => undefined);
   }
