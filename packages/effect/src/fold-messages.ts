@@ -12,17 +12,28 @@ export function assistant(text: string, calls: readonly ToolCall[], seq: number,
     : { role: 'assistant', text, tool_calls: calls, seq, reasoning };
 }
 
-/** What a message adds to the context size the fold tracks (`context_chars`). */
+/**
+ * What a message adds to the context size the fold tracks (`context_chars`), but for the JSON of
+ * its calls' arguments ({@link argsChars}), which is counted only when the size is read.
+ */
 export function messageChars(m: Message): number {
   if (m.role === 'assistant') {
     let n = m.text.length;
-    for (const call of m.tool_calls) n += call.name.length + JSON.stringify(call.args).length;
+    for (const call of m.tool_calls) n += call.name.length;
     return n;
   }
   if (m.role === 'tool') return m.output.length;
   let n = m.text.length;
   // A text file is inlined into the message it came with; images are not counted.
   for (const a of m.attachments ?? []) if (a.media_type === 'text/plain') n += a.size;
+  return n;
+}
+
+/** The length of the JSON of the arguments of a message's calls (0 for a message with none). */
+export function argsChars(m: Message): number {
+  if (m.role !== 'assistant') return 0;
+  let n = 0;
+  for (const call of m.tool_calls) n += JSON.stringify(call.args).length;
   return n;
 }
 

@@ -3,6 +3,7 @@ import {
   answerText,
   assistant,
   budgetDeniedNote,
+  argsChars,
   messageChars,
   pendingQuestionOf,
   runEndedNote,
@@ -33,7 +34,10 @@ export class Folder {
   private assistantText = '';
   private usage: Usage = ZERO;
   private lastUsage: Usage = ZERO;
+  /** `context_chars` but for the arguments of the calls of `msgs` from {@link argsFrom} on. */
   private contextChars = 0;
+  /** Index in `msgs` of the first message whose calls' arguments `contextChars` does not count yet. */
+  private argsFrom = 0;
   private run: RunInfo = { run_id: null, status: null };
   /** `turn:cycle` of the last run compaction (one per model cycle); `turn:*` after a skipped one. */
   private compactedAt = '';
@@ -125,6 +129,10 @@ export class Folder {
     const msgs = this.msgs;
     const len = msgs.length;
     let copy: readonly Message[] | null = null;
+    // The size is counted when read, from what it is now (`msgs` only grows until it is replaced).
+    const eager = this.contextChars;
+    const from = this.argsFrom;
+    let chars: number | undefined;
     const enabled = this.toolsEnabled();
     const nextCall = nextCallOf(this.round, this.phase);
     const view: FoldView = {
@@ -141,7 +149,10 @@ export class Folder {
       assistant_text: this.assistantText,
       usage: this.usage,
       last_usage: this.lastUsage,
-      context_chars: this.contextChars,
+      get context_chars(): number {
+        chars ??= counted(msgs, from, len, eager);
+        return chars;
+      },
       run: this.run,
     };
     const counters: Counters = { ...this.c };
@@ -156,6 +167,13 @@ export class Folder {
   private push(message: Message): void {
     this.msgs.push(message);
     this.contextChars += messageChars(message);
+  }
+
+  /** The context size: counts the calls' arguments not counted yet. */
+  private chars(): number {
+    this.contextChars = counted(this.msgs, this.argsFrom, this.msgs.length, this.contextChars);
+    this.argsFrom = this.msgs.length;
+    return this.contextChars;
   }
 
   private resetTurnCounters(): void {
@@ -192,7 +210,9 @@ export class Folder {
     const r = this.#recipe;
     const at = this.compactedAt;
     if (at === `${this.c.turn}:${this.c.cycle}` || at === `${this.c.turn}:*`) return 'infer';
-    return overThreshold(r, this.contextChars, this.lastUsage) ? 'compact' : 'infer';
+    return overThreshold(r, r.compact_threshold_chars === null ? 0 : this.chars(), this.lastUsage)
+      ? 'compact'
+      : 'infer';
   }
 
   /**
@@ -372,6 +392,7 @@ export class Folder {
     const kept = msgs.slice(start);
     this.msgs = [];
     this.contextChars = 0;
+    this.argsFrom = 0;
     this.push({ role: 'user', text: p.summary, source: 'summary', seq: fact.seq });
     if (carry) this.push(carry);
     for (const m of kept) this.push(m);
@@ -390,6 +411,13 @@ export class Folder {
     this.run = { run_id: p.run_id ?? this.run.run_id, status: p.status };
     this.phase = 'idle';
   }
+}
+
+/** `eager` plus the JSON length of the calls' arguments of `msgs[from..to)`. */
+function counted(msgs: readonly Message[], from: number, to: number, eager: number): number {
+  let n = eager;
+  for (let i = from; i < to; i++) n += argsChars(msgs[i]!);
+  return n;
 }
 
 /** Folds facts into a state in one pass (equivalent to applying each to a new `Folder`). */

@@ -41,7 +41,9 @@ export class ReadonlyState {
       assistant_text: v.assistant_text,
       usage: this.#copy(v.usage),
       last_usage: this.#copy(v.last_usage),
-      context_chars: v.context_chars,
+      get context_chars(): number {
+        return v.context_chars;
+      },
       run: this.#copy(v.run),
     };
     return Object.freeze({
