@@ -207,6 +207,7 @@ function innerCode(
     });
   }
   if (base === 'find') return findExec(args, context);
+  if (base === 'mapfile' || base === 'readarray') return mapfileCallback(args, shell);
   // `export GIT_PAGER='rm x'` (and `declare -x`…) sets what later commands run.
   if (DECLARING.has(base))
     return args.flatMap((w) => {
@@ -225,6 +226,25 @@ function innerCode(
   )
     return [OPAQUE];
   return [];
+}
+
+// `mapfile -C 'cmd' -c 1 arr` runs `cmd` (with an index and a line added) every `-c` lines read.
+// Options end at the first operand, as for every builtin.
+function mapfileCallback(args: readonly ShellWord[], shell: (w: ShellWord | undefined) => readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return w.text.startsWith(HOLE) || w.text.startsWith('-') ? [OPAQUE] : out;
+    const t = w.text;
+    if (t === '--' || !t.startsWith('-') || t === '-') break;
+    for (let c = 1; c < t.length; c++) {
+      if (!'dnOsuCc'.includes(t[c]!)) continue;
+      const value = c + 1 < t.length ? syntheticWord(t.slice(c + 1)) : args[++i];
+      if (t[c] === 'C') out.push(...(value === undefined ? [] : shell(value)));
+      break;
+    }
+  }
+  return out;
 }
 
 // The tests and actions of find that take the next word as their value.
@@ -247,7 +267,8 @@ function findExec(args: readonly ShellWord[], context: JudgeContext): string[] {
     const command: ShellWord[] = [];
     for (i++; i < args.length && !(isStatic(args[i]!) && (args[i]!.text === ';' || args[i]!.text === '+')); i++) {
       const w = args[i]!;
-      command.push(w.text.includes('{}') ? { ...w, text: w.text.replaceAll('{}', HOLE) } : w);
+      if (!w.text.includes('{}')) command.push(w);
+      else command.push({ ...w, text: w.text.replaceAll('{}', HOLE), foundPath: w.text === '{}' });
     }
     out.push(...judgeSimpleCommand(command, { ...context, depth: context.depth + 1, command: newCommand() }));
   }

@@ -41,7 +41,7 @@ export function commandLanguageCode(base: string, args: readonly ShellWord[]): E
 // script the judge cannot see; `--sandbox` makes sed refuse `e`, `r` and `w`.
 function sed(args: readonly ShellWord[]): ExecValue[] {
   const read = readSedArguments(args);
-  if (read === undefined) return OPAQUE;
+  if (read === undefined || read.hiddenOptions) return OPAQUE;
   if (read.sandbox) return [];
   if (read.fromFile) return OPAQUE;
   return read.scripts.some(sedRunsCommands) ? OPAQUE : [];

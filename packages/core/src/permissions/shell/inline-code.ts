@@ -18,7 +18,7 @@ export type CodeLanguage = 'python' | 'javascript' | 'perl' | 'ruby' | 'php' | '
 
 /** What names or reaches a process call in any of the languages (and `|` in an `open`). */
 const SPAWNS =
-  /\w*(?:system|exec|spawn|popen|fork)\w*|subprocess|child_process|Popen|getoutput|shell_exec|passthru|proc_open|\beval\b|__import__|importlib|\bFunction\b|\bimport\s*\(|\brequire\s*\(\s*[^'"\s)]|\bpty\b|dlopen|process\.binding|`|\bqx\b|%x|\bopen\s*\(?[^;)]*\|/;
+  /\w*(?:system|exec|spawn|popen|fork)\w*|subprocess|child_process|Popen|getoutput|shell_exec|passthru|proc_open|\beval\b|__import__|importlib|\bFunction\b|\bimport\s*\(|\brequire\s*\(\s*[^'"\s)]|\bpty\b|dlopen|process\.binding|`|\bqx\b|\breadpipe\b|%x|\bopen\s*\(?[^;)]*\|/;
 
 /** Python: lookups by a name made at run time, frames, code loading, and names of modules reaching `os`. */
 const PYTHON_DYNAMIC = new RegExp(

@@ -125,6 +125,8 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
   if (lang === undefined) return undefined;
   // `node --test` with no file named runs the project's test files, not code from its input.
   let testRunner = false;
+  // Perl's `-MIPC::Open3` is `use IPC::Open3;` before the code: read with it.
+  let preamble = '';
   for (let i = at + 1; i < words.length; i++) {
     const w = words[i]!;
     if (!isStatic(w)) return true;
@@ -139,7 +141,7 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
     if (t.startsWith('--')) {
       const [opt] = t.split('=', 1) as [string];
       if (lang.longCode?.includes(opt))
-        return codeIsOpaque(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1], lang.language);
+        return codeIsOpaque(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1], lang.language, preamble);
       if (lang.longValued?.includes(opt)) {
         if (PRELOADS.has(opt) && inlineModule(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1])) return true;
         if (!t.includes('=')) i++;
@@ -148,9 +150,18 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
     }
     for (let c = 1; c < t.length; c++) {
       const letter = t[c]!;
-      if (lang.attached?.includes(letter)) break;
+      if (lang.attached?.includes(letter)) {
+        if (lang.language === 'perl' && (letter === 'M' || letter === 'm'))
+          preamble += `use ${
+            t
+              .slice(c + 1)
+              .replace(/^-/, '')
+              .split('=')[0]
+          };\n`;
+        break;
+      }
       if (lang.code.includes(letter))
-        return codeIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1], lang.language);
+        return codeIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1], lang.language, preamble);
       if (lang.module?.includes(letter)) return moduleIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1]);
       if (lang.valued.includes(letter)) {
         const value = c + 1 < t.length ? t.slice(c + 1) : words[i + 1];
@@ -178,10 +189,10 @@ function inlineModule(value: string | ShellWord | undefined): boolean {
   return INLINE_MODULE.test(typeof value === 'string' ? value : value.text);
 }
 
-function codeIsOpaque(code: string | ShellWord | undefined, language: CodeLanguage | RegExp): boolean {
+function codeIsOpaque(code: string | ShellWord | undefined, language: CodeLanguage | RegExp, preamble = ''): boolean {
   if (code === undefined) return false;
   if (typeof code !== 'string' && !isStatic(code)) return true;
-  const text = typeof code === 'string' ? code : code.text;
+  const text = preamble + (typeof code === 'string' ? code : code.text);
   if (typeof language === 'string') return inlineCodeIsOpaque(language, text);
   return language.test(text) || (!/^[\x00-\x7f]*$/.test(text) && language.test(text.normalize('NFKC')));
 }

@@ -15,6 +15,11 @@ export interface SedArguments {
   readonly fromFile: boolean;
   /** True with `--sandbox`: sed then refuses the `e`, `r` and `w` commands. */
   readonly sandbox: boolean;
+  /**
+   * True when a word computed at run time may be an option (`"$x"` may be `-ee cmd`, a word xargs
+   * adds may be `-fscript`): what the line runs and writes then cannot be known from its text.
+   */
+  readonly hiddenOptions: boolean;
 }
 
 const SED_FLAGS = 'nErsuzb';
@@ -41,20 +46,27 @@ function splitLong(option: string): [string, string | undefined] {
 
 /**
  * Reads `sed [options] script [file…]` and `sed -e script… [file…]` (`args`: the words after the
- * command name); `undefined` when a word is computed at run time or an option is unknown.
+ * command name) as GNU sed does, options anywhere among the operands (`sed p -e 'e cmd' f` runs
+ * `cmd`: `p` is then a file); `undefined` when an option is unknown or is computed at run time.
  */
 export function readSedArguments(args: readonly ShellWord[]): SedArguments | undefined {
   const scripts: string[] = [];
+  const operands: ShellWord[] = [];
   let fromFile = false;
   let sandbox = false;
-  let i = 0;
+  let hiddenOptions = false;
   const staticText = (w: ShellWord | undefined): string | null => (w !== undefined && isStatic(w) ? w.text : null);
-  for (; i < args.length; i++) {
+  for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
-    if (!isStatic(w)) return undefined;
     const t = w.text;
+    if (!isStatic(w)) {
+      if (t.startsWith('-')) return undefined;
+      if (t.startsWith(HOLE) && w.foundPath !== true) hiddenOptions = true;
+      operands.push(w);
+      continue;
+    }
     if (t === '--') {
-      i++;
+      operands.push(...args.slice(i + 1));
       break;
     }
     if (t.startsWith('--')) {
@@ -68,7 +80,10 @@ export function readSedArguments(args: readonly ShellWord[]): SedArguments | und
       } else if (name !== 'in-place' && !SED_LONG_FLAGS.has(name)) return undefined;
       continue;
     }
-    if (!t.startsWith('-') || t === '-') break;
+    if (!t.startsWith('-') || t === '-') {
+      operands.push(w);
+      continue;
+    }
     for (let c = 1; c < t.length; c++) {
       const letter = t[c]!;
       if (letter === 'i') break;
@@ -83,13 +98,13 @@ export function readSedArguments(args: readonly ShellWord[]): SedArguments | und
     }
   }
   if (scripts.length === 0 && !fromFile) {
-    const script = args[i];
+    const script = operands[0];
     if (script !== undefined) {
       if (!isStatic(script)) return undefined;
       scripts.push(script.text);
     }
   }
-  return { scripts, fromFile, sandbox };
+  return { scripts, fromFile, sandbox, hiddenOptions };
 }
 
 /** What a sed script does besides editing its input. */
@@ -196,8 +211,11 @@ export function readSedScript(script: string): SedScriptFacts {
       continue;
     }
     if (':bTtv'.includes(command)) {
-      // A label: to the end of the line or a `;`.
-      while (i < n && script[i] !== '\n' && script[i] !== ';') i++;
+      // A label (a version for `v`): after blanks, up to a blank, `;`, `}` or the end of the line
+      // (GNU sed 4.9 ends it at a blank too: `:a e cmd` runs `cmd`). Ending it earlier than some
+      // sed would is safe: the rest is then read as commands.
+      skip(/[ \t]/);
+      while (i < n && !/[\s;}]/.test(script[i]!)) i++;
       continue;
     }
     if ('qQlL'.includes(command)) {
@@ -222,5 +240,7 @@ export function sedRunsCommands(script: string): boolean {
 export function sedScriptWrites(args: readonly ShellWord[]): string[] {
   const read = readSedArguments(args);
   if (read === undefined || (read.fromFile && !read.sandbox)) return [HOLE];
-  return read.sandbox ? [] : read.scripts.flatMap((s) => readSedScript(s).writes);
+  const writes = read.scripts.flatMap((s) => readSedScript(s).writes);
+  if (read.hiddenOptions) return [HOLE, ...writes];
+  return read.sandbox ? [] : writes;
 }

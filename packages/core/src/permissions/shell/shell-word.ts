@@ -21,6 +21,11 @@ export interface ShellWord {
   readonly quoted: boolean;
   /** True when an unquoted expansion may split the word into several words at run time. */
   readonly splits: boolean;
+  /**
+   * True for the `{}` of `find -exec`: a path find found, which starts with one of its starting
+   * points (`./x`), so never with `-` (it cannot be read as an option).
+   */
+  readonly foundPath?: boolean;
 }
 
 /** True when `word` is fully known statically. */
