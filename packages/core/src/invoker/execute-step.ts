@@ -207,7 +207,7 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
           cp,
           tool.name,
           unasked,
-          unaskedCommandNote(p.writeAskRules),
+          unaskedCommandNote(p.writeAskRules, hold.turnedOff),
           hold.configs,
           hold.env,
           hold.watch,

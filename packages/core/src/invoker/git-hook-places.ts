@@ -156,9 +156,14 @@ const MAX_HOST_PAIRS = 64;
  * no fsmonitor program, hooks only from `hooks` (the workspace repository's own folder, or none),
  * and no repository found implicitly in a bare git folder (one the file tools may have written).
  * So a repository the command makes or changes itself (`git init && echo … >> .git/config && git
- * status`) cannot have git run a program through these. The host's own pairs (`env`) come first.
+ * status`) cannot have git run a program through these. The host's own pairs (`env`) come first,
+ * `overrides` (see `git-config-programs.ts`) last.
  */
-export function gitEnvironment(hooks: string | undefined, env: NodeJS.ProcessEnv): Record<string, string> {
+export function gitEnvironment(
+  hooks: string | undefined,
+  env: NodeJS.ProcessEnv,
+  overrides: readonly (readonly [string, string])[] = [],
+): Record<string, string> {
   const out: Record<string, string> = {};
   const count = Number(env.GIT_CONFIG_COUNT);
   let n = 0;
@@ -170,10 +175,11 @@ export function gitEnvironment(hooks: string | undefined, env: NodeJS.ProcessEnv
       out[`GIT_CONFIG_VALUE_${n}`] = env[`GIT_CONFIG_VALUE_${i}`] ?? '';
       n++;
     }
-  const pairs: [string, string][] = [
+  const pairs: (readonly [string, string])[] = [
     ['core.fsmonitor', 'false'],
     ['core.hooksPath', hooks ?? '/dev/null'],
     ['safe.bareRepository', 'explicit'],
+    ...overrides,
   ];
   for (const [key, value] of pairs) {
     out[`GIT_CONFIG_KEY_${n}`] = key;

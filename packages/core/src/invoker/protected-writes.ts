@@ -15,8 +15,8 @@
  * created and where files cannot be kept from a command, and out of the configuration of a
  * repository nested in the workspace that it created or changed (see `nested-git-configs.ts`); a
  * pointer that cannot be trusted refuses the command (see `git-pointers.ts`); and every git it
- * runs reads settings that turn off fsmonitor, hooks from elsewhere and implicit bare repositories
- * (see `gitEnvironment`). A command a person approved, or one run under YOLO, is not held to them.
+ * runs reads settings that turn off fsmonitor, hooks from elsewhere, implicit bare repositories
+ * and the programs the repository's own configuration names (see `gitEnvironment`). A command a person approved, or one run under YOLO, is not held to them.
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -32,6 +32,7 @@ import {
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
+import { repositoryProgramOverrides } from './git-config-programs.js';
 import { gitPointerProblem, pointerRefusal } from './git-pointers.js';
 import type { GitFolders } from './git-store.js';
 import { type CommandWatch, gitWatch } from './git-watch.js';
@@ -227,6 +228,8 @@ export interface UnaskedHold {
   readonly configs: readonly WatchedConfig[];
   /** The environment each command runs with, so the git it runs reads settings that run no program (see `gitEnvironment`). */
   readonly env: Readonly<Record<string, string>>;
+  /** The repository's settings naming a program that `env` turns off (see `git-config-programs.ts`). */
+  readonly turnedOff: readonly string[];
   /** Git's pointers and nested repositories, checked around each command (and why none may run). */
   readonly watch: CommandWatch;
 }
@@ -260,7 +263,14 @@ export function unaskedHold(
   // Hooks run only from a folder that exists as the command starts (one it makes is not read-only for it).
   const folder = git === undefined ? undefined : (configured ?? join(git.common, 'hooks'));
   const hooks = folder !== undefined && existsSync(folder) ? folder : undefined;
-  const commandEnv = { ...gitEnvironment(hooks, env), ...pinnedGitFiles(env) };
+  const overrides =
+    git === undefined
+      ? []
+      : repositoryProgramOverrides(
+          root,
+          configs.map((c) => c.path),
+        );
+  const commandEnv = { ...gitEnvironment(hooks, env, overrides), ...pinnedGitFiles(env) };
   const problem = gitPointerProblem(root);
   const watch = gitWatch(
     root,
@@ -268,9 +278,10 @@ export function unaskedHold(
     configs.map((c) => c.path),
     problem === undefined ? undefined : pointerRefusal(problem),
   );
-  if (!canHide(exec, root)) return { policy, configs, env: commandEnv, watch };
+  const turnedOff = overrides.map(([key]) => key).filter((key) => !key.endsWith('.required'));
+  if (!canHide(exec, root)) return { policy, configs, env: commandEnv, watch, turnedOff };
   const rules = [...gitRules(root, git, configured, modules), ...configRules(root, configs)];
-  return { policy: heldPolicy(root, rules, policy, env), configs, env: commandEnv, watch };
+  return { policy: heldPolicy(root, rules, policy, env), configs, env: commandEnv, watch, turnedOff };
 }
 
 /**
@@ -318,19 +329,30 @@ function heldPolicy(
 }
 
 const REFUSED_WRITE = /Read-only file system|Device or resource busy/;
+/** What git says when a program a setting names was turned off (an empty command, a filter made required). */
+const PROGRAM_FAILED = /cannot run :|external diff died|(?:clean|smudge|process) filter '[^']*' failed|empty alias/;
+
+function programsNote(keys: readonly string[]): string {
+  const shown = keys.length > 6 ? `${keys.slice(0, 6).join(', ')}, …` : keys.join(', ');
+  return `[the repository's configuration names programs for git to run (${shown}); a command a rule allows without asking runs git with them turned off, so git stops where it would run one: \`git diff --no-ext-diff --no-textconv\` shows changes without them; anything else that needs them (adding a file through a filter, an alias that runs a program) needs a person's approval]`;
+}
 
 /**
  * The note a command held to the files above, and to those the `asking` write rules cover, gets
  * when it failed on a read-only file (`git config`, `git push -u`, a hook written, `sed -i` on a
  * file a rule asks about), so the model knows why and what to do; else `undefined`.
  */
-export function unaskedCommandNote(asking: readonly string[]): (result: WorkspaceExecResult) => string | undefined {
+export function unaskedCommandNote(
+  asking: readonly string[],
+  turnedOff: readonly string[] = [],
+): (result: WorkspaceExecResult) => string | undefined {
   const ruled =
     asking.length === 0 ? '' : `the files a rule asks about before they are written (${asking.join(', ')}), `;
   return (result) => {
     if (result.exitCode === 0) return undefined;
     const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
-    if (!REFUSED_WRITE.test(text)) return undefined;
-    return `[a command a rule allows without asking cannot change ${ruled}git's hooks, configuration or pointers (.git/hooks, .git/config, .git/commondir, a worktree's .git file, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, in any folder; ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...), ~/.ssh, or the programs, packages and toolchain settings in the user's home (~/.local/bin, ~/.local/lib, ~/.cargo/config.toml, ...): they are read-only for it; a command that must change them needs a person's approval]`;
+    const programs = turnedOff.length > 0 && PROGRAM_FAILED.test(text) ? programsNote(turnedOff) : undefined;
+    if (!REFUSED_WRITE.test(text)) return programs;
+    return `${programs === undefined ? '' : `${programs}\n`}[a command a rule allows without asking cannot change ${ruled}git's hooks, configuration or pointers (.git/hooks, .git/config, .git/commondir, a worktree's .git file, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, in any folder; ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...), ~/.ssh, or the programs, packages and toolchain settings in the user's home (~/.local/bin, ~/.local/lib, ~/.cargo/config.toml, ...): they are read-only for it; a command that must change them needs a person's approval]`;
   };
 }

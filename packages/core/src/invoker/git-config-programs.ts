@@ -1,0 +1,100 @@
+/**
+ * Programs a repository's own configuration names, turned off for the commands allowed unasked.
+ * The configuration of the workspace's repository (`.git/config`, a worktree's, and the files they
+ * include, such as a tracked `.gitconfig` the file tools can write) is data the agent or whoever
+ * made the folder may have written: a diff or merge driver, a clean/smudge filter, a pager, an
+ * editor, a credential helper, a signing program or a `!` alias there would run under a `git diff`
+ * a rule allows. Driver names are free-form, so the settings git lists (`git config --list
+ * --show-scope`, asked only when the files mention such a setting, and kept while they stay the
+ * same) are each overridden through the command's environment, which git reads above every
+ * configuration file: a program emptied (git then fails, never runs it), a filter made required
+ * (so a file is never stored unfiltered). The user's own (global and system) settings are kept, and
+ * so are Git LFS's standard filters.
+ */
+import { execFileSync } from 'node:child_process';
+import { textOf } from './git-store.js';
+
+/** One override: a key as git lists it, and the value that runs nothing. */
+export type GitOverride = readonly [key: string, value: string];
+
+/** What a configuration file must mention for any of its settings to run a program. */
+const MENTIONS_PROGRAM =
+  /textconv|command|clean|smudge|process|driver|external|pager|editor|askpass|gitproxy|helper|program|keycommand|tunnel|difffilter|uploadpack|receivepack|cmd|!/i;
+
+/** Git LFS's own filter commands (what `git lfs install` writes), which run only `git-lfs`. */
+const LFS_COMMAND = /^git-lfs (?:clean|smudge|filter-process)(?: --skip)?(?: -- %f)?$/;
+
+/** The value that makes a setting run nothing, or `undefined` for one that runs no program. */
+export function neutralValue(key: string, value: string | undefined): string | undefined {
+  const k = key.toLowerCase();
+  if (/^filter\..+\.(?:clean|smudge|process)$/.test(k)) return LFS_COMMAND.test(value ?? '') ? undefined : '';
+  if (/^(?:diff\..+\.(?:textconv|command)|diff\.external|merge\..+\.driver|(?:diff|merge)tool\..+\.cmd)$/.test(k))
+    return '';
+  if (/^(?:core\.(?:sshcommand|askpass|gitproxy|alternaterefscommand)|credential(?:\..+)?\.helper)$/.test(k)) return '';
+  if (/^(?:gpg(?:\.[^.]+)?\.program)$/.test(k)) return '/dev/null';
+  if (
+    /^(?:gpg\.ssh\.defaultkeycommand|imap\.tunnel|interactive\.difffilter|(?:trailer|hook|tar)\..+\.(?:cmd|command))$/.test(
+      k,
+    )
+  )
+    return '';
+  if (k === 'core.pager') return 'cat';
+  if (/^pager\./.test(k)) return 'false';
+  if (k === 'core.editor' || k === 'sequence.editor') return ':';
+  if (/^remote\..+\.uploadpack$/.test(k)) return 'git-upload-pack';
+  if (/^remote\..+\.receivepack$/.test(k)) return 'git-receive-pack';
+  if (/^alias\./.test(k) && (value ?? '').trimStart().startsWith('!')) return '';
+  if (/^submodule\..+\.update$/.test(k) && (value ?? '').trimStart().startsWith('!')) return 'none';
+  return undefined;
+}
+
+/**
+ * The overrides for the settings that run a program in `git config --list --show-origin
+ * --show-scope -z` output (`listed`), for those of the repository's own scopes only (`local`,
+ * `worktree`, and the files they include). A filter turned off is also made required.
+ */
+export function overridesOf(listed: string): GitOverride[] {
+  const fields = listed.split('\0');
+  const out = new Map<string, string>();
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const scope = fields[i]!;
+    if (scope !== 'local' && scope !== 'worktree') continue;
+    const record = fields[i + 2]!;
+    const nl = record.indexOf('\n');
+    const key = nl < 0 ? record : record.slice(0, nl);
+    const value = nl < 0 ? undefined : record.slice(nl + 1);
+    const neutral = neutralValue(key, value);
+    if (neutral === undefined) continue;
+    out.set(key, neutral);
+    const filter = /^(filter\..+)\.(?:clean|smudge|process)$/i.exec(key);
+    if (filter !== null) out.set(`${filter[1]}.required`, 'true');
+  }
+  return [...out];
+}
+
+const cache = new Map<string, { readonly key: string; readonly overrides: readonly GitOverride[] }>();
+
+/**
+ * The overrides for the repository at `root` whose configuration is read from `files` (its own
+ * and those they include; see the module comment). Git is asked only when a file mentions a
+ * setting that may run a program, and its answer is kept while the files stay the same.
+ */
+export function repositoryProgramOverrides(root: string, files: readonly string[]): readonly GitOverride[] {
+  const key = files.map(textOf).join('\0');
+  if (!MENTIONS_PROGRAM.test(key)) return [];
+  const kept = cache.get(root);
+  if (kept?.key === key) return kept.overrides;
+  let listed = '';
+  try {
+    listed = execFileSync(
+      'git',
+      ['-c', 'core.fsmonitor=false', 'config', '--list', '--show-origin', '--show-scope', '--null'],
+      { cwd: root, encoding: 'utf8', timeout: 5_000, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+  } catch {
+    // Git cannot read the configuration: the commands' own git cannot either.
+  }
+  const overrides = overridesOf(listed);
+  cache.set(root, { key, overrides });
+  return overrides;
+}
