@@ -330,7 +330,7 @@ function heldPolicy(
 
 const REFUSED_WRITE = /Read-only file system|Device or resource busy/;
 /** What git says when a program a setting names was turned off (an empty command, a filter made required). */
-const PROGRAM_FAILED = /cannot run :|external diff died|(?:clean|smudge|process) filter '[^']*' failed|empty alias/;
+const PROGRAM_FAILED = /cannot run :|external diff died|(?:clean|smudge|process) filter '?[^'\s]*'? failed|empty alias/;
 
 function programsNote(keys: readonly string[]): string {
   const shown = keys.length > 6 ? `${keys.slice(0, 6).join(', ')}, …` : keys.join(', ');
