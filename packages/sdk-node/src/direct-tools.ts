@@ -39,6 +39,8 @@ export interface EditFileOptions {
 
 /** Options of `grep` (the `grep` tool's fields). */
 export interface GrepOptions {
+  /** The next page: the cursor a result's last line gives (`[more matches: pass cursor="…" …]`). */
+  readonly cursor?: string;
   /** File or folder to search. Default: the workspace root. */
   readonly path?: string;
   /** Only files matching this glob (`*.ts`). */
@@ -55,7 +57,7 @@ export interface GrepOptions {
 export interface GlobOptions {
   /** Folder the pattern is relative to. Default: the workspace root. */
   readonly path?: string;
-  /** Paths to return, 1..1000. Default 200. */
+  /** Most paths to return, `>= 1`. Default: every match (read page by page). */
   readonly limit?: number;
   /** `backend` (default: newest first) or `path` (lexical). */
   readonly sort?: 'backend' | 'path';
@@ -108,9 +110,12 @@ function exactText(lines: readonly string[], digest: unknown): string | undefine
 
 /**
  * Reads lines of a text file and returns them without the line-number gutter. Pages the read
- * tool's byte budget cut are read on, so the range comes back whole; a whole-file read returns
- * the file's exact text (line ends, final newline and byte-order mark as on disk) when its lines
- * rebuild the file's digest. A line the read tool cut at 2000 characters is refused, not returned cut.
+ * tool's byte budget cut are read on, so the range comes back whole. A whole-file read returns the
+ * file's exact text (line ends, final newline and byte-order mark as on disk), checked against the
+ * file's digest; a file whose text read shows changed (a CR inside a line, terminal control
+ * characters, bytes that are not UTF-8) or a binary file is refused (`READ_NOT_TEXT`), and so is a
+ * line the read tool cut at 2000 characters (`READ_LINE_TOO_LONG`), never returned changed or cut.
+ * A range (`offset`, `limit`) is returned as read shows its lines. A UTF-16 file is returned decoded.
  */
 export async function readFile(call: HostCall, path: string, given?: ReadFileOptions): Promise<string> {
   const options = checkOptionsArg(given, 'session.readFile', ['offset', 'limit']);
@@ -155,14 +160,32 @@ export async function readFile(call: HostCall, path: string, given?: ReadFileOpt
     if (page.length === 0 || typeof next !== 'number' || lines.length >= wanted) break;
     at = next;
   }
+  if (r.metadata.binary === true) throw notText(path, 'it is a binary file (read describes it instead of showing it)');
   const text = lines.join('\n');
   // More lines follow: the last one returned has its newline.
   if (typeof r.metadata.next_offset === 'number') return `${text}\n`;
-  if (offset === 0) {
+  if (offset === 0 && r.metadata.encoding === undefined) {
     const exact = exactText(lines, r.metadata.digest);
     if (exact !== undefined) return exact;
+    // The whole file, as read shows it, is not the file: returning it would lose what was changed.
+    throw notText(
+      path,
+      'read shows its text changed for the model (a carriage return inside a line as ^M, terminal control characters left out, or bytes that are not UTF-8 replaced), so it cannot be returned as it is on disk',
+    );
   }
   return lines.length > 0 ? `${text}\n` : text;
+}
+
+/** The error of a file `readFile` cannot return as text (`why`). */
+function notText(path: string, why: string): DirectToolError {
+  return new DirectToolError(
+    'read',
+    {
+      output: `${path}: ${why}; read it with bash or a program, or with the read tool to see it as the model does`,
+      exitCode: 1,
+    },
+    'READ_NOT_TEXT',
+  );
 }
 
 /** Writes (creates or replaces) a file. */
@@ -211,20 +234,44 @@ export async function ls(call: HostCall, path?: string): Promise<ToolResult> {
   return toToolResult(await call('ls', defined({ path })));
 }
 
-/** Paths matching a glob, as the `glob` tool returns them (relative to the workspace). */
+/** The glob tool's largest page. */
+const GLOB_PAGE = 1000;
+
+/**
+ * Paths matching a glob, as the `glob` tool returns them (relative to the workspace): every match
+ * (the tool's pages read on), or the first `limit`.
+ */
 export async function glob(call: HostCall, pattern: string, given?: GlobOptions): Promise<string[]> {
   const options = checkOptionsArg(given, 'session.glob', ['path', 'limit', 'sort']);
-  const r = await must(call, 'glob', { pattern, path: options.path, limit: options.limit, sort: options.sort });
-  const paths = r.metadata.paths;
-  if (Array.isArray(paths) && paths.every((p) => typeof p === 'string')) return [...paths];
-  return r.output.split('\n').filter((l) => l.trim() !== '');
+  const max = checkIntOption(options.limit, 'limit', 1);
+  const out: string[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const limit = max === undefined ? GLOB_PAGE : Math.min(GLOB_PAGE, max - out.length);
+    const r = await must(call, 'glob', { pattern, path: options.path, limit, sort: options.sort, cursor });
+    const paths = r.metadata.paths;
+    if (Array.isArray(paths) && paths.every((p) => typeof p === 'string')) out.push(...paths);
+    else
+      throw new DirectToolError('glob', { output: 'the glob tool gave no list of paths', exitCode: 1 }, 'GLOB_RESULT');
+    const next = r.metadata.next_cursor;
+    if (typeof next !== 'string' || (max !== undefined && out.length >= max)) return out;
+    cursor = next;
+  }
 }
 
 /** Searches file contents; returns the `grep` tool's text (`path:line:text` lines, or `No matches found`). */
 export async function grep(call: HostCall, pattern: string, given?: GrepOptions): Promise<string> {
-  const options = checkOptionsArg(given, 'session.grep', ['path', 'glob', 'ignoreCase', 'outputMode', 'limit']);
+  const options = checkOptionsArg(given, 'session.grep', [
+    'path',
+    'glob',
+    'ignoreCase',
+    'outputMode',
+    'limit',
+    'cursor',
+  ]);
   const args = {
     pattern,
+    cursor: options.cursor,
     path: options.path,
     glob: options.glob,
     '-i': options.ignoreCase,

@@ -58,4 +58,44 @@ describe('session.readFile', () => {
     expect((error as DirectToolError).message).toContain('min.js: line 2 is 3000 characters long');
     expect(await s.readFile('min.js', { limit: 1 })).toBe('ok\n');
   });
+
+  it('a binary file, or one whose text read shows changed, is refused (READ_NOT_TEXT), never returned changed', async () => {
+    const { dir, s } = await open();
+    const files: Record<string, Buffer> = {
+      'ctl.txt': Buffer.from('red \x1b[31mX\x1b[0m\r\nprogress 10%\rprogress 100%\r\n'),
+      'bell.txt': Buffer.from('ding\x07\n'),
+      'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+      'bin.dat': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02, 0x03, 0xff, 0x00]),
+    };
+    for (const [name, bytes] of Object.entries(files)) {
+      writeFileSync(join(dir, name), bytes);
+      const error = await s.readFile(name).catch((e: unknown) => e);
+      expect(error, name).toBeInstanceOf(DirectToolError);
+      expect((error as DirectToolError).message, name).toContain('(READ_NOT_TEXT)');
+      expect((error as DirectToolError).message, name).toContain(`${name}: `);
+    }
+    expect(((await s.readFile('bin.dat').catch((e: unknown) => e)) as Error).message).toContain('binary file');
+    // A UTF-16 file is text: it comes back decoded.
+    writeFileSync(join(dir, 'utf16.txt'), Buffer.from('\ufeffhello\n', 'utf16le'));
+    expect(await s.readFile('utf16.txt')).toContain('hello');
+  });
+
+  it('glob returns every match, page after page; grep takes the cursor its result names', async () => {
+    const { dir, s } = await open();
+    for (let i = 0; i < 1250; i++) writeFileSync(join(dir, `f${String(i).padStart(4, '0')}.txt`), 'match\n');
+    const all = await s.glob('*.txt', { sort: 'path' });
+    expect(all).toHaveLength(1250);
+    expect(new Set(all).size).toBe(1250);
+    expect(await s.glob('*.txt', { sort: 'path', limit: 1100 })).toEqual(all.slice(0, 1100));
+    const first = await s.grep('match', { glob: '*.txt', outputMode: 'files_with_matches', limit: 1000 });
+    const cursor = /pass cursor=("[^"]+")/.exec(first)?.[1];
+    expect(cursor).toBeDefined();
+    const second = await s.grep('match', {
+      glob: '*.txt',
+      outputMode: 'files_with_matches',
+      limit: 1000,
+      cursor: JSON.parse(cursor!) as string,
+    });
+    expect(second.split('\n').filter((l) => l.endsWith('.txt'))).toHaveLength(250);
+  });
 });

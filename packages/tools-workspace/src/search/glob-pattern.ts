@@ -4,7 +4,7 @@
  * is anchored to its base. `*` and `?` stay within one component, `**` spans any number,
  * `[...]` is a class and `{a,b}` alternation. This is the subset ripgrep's globs share.
  */
-import { WorkspaceSearchError } from '../errors.js';
+import { WorkspacePathError, WorkspaceSearchError } from '../errors.js';
 import { boundBacktracking } from './backtracking.js';
 import { assertNoNul } from './js-regex.js';
 
@@ -135,4 +135,61 @@ export function tidyGlob(pattern: string): string {
     } else out += c;
   }
   return out === '' ? pattern : out;
+}
+
+const GLOB_CHARS = /[*?[{\\]/;
+
+/**
+ * A pattern as the model may write it, read against the folder it is relative to (`base`, inside
+ * the workspace `root`, both absolute): an absolute path under `base` becomes the pattern anchored
+ * there (`/ws/src/*.ts` is `/src/*.ts`); `..` is resolved where it follows plain names (`sub/../*.txt`
+ * is `/*.txt`). Throws `WORKSPACE_PATH` (field `pattern`) for an absolute path outside `base`
+ * whose first name is not in it (`/etc/*`: a leading `/` that anchors a pattern names a folder of
+ * `base`, which `exists` tells), and for a `..` climbing above `base` or following a wildcard.
+ */
+export async function workspaceGlob(
+  pattern: string,
+  root: string,
+  base: string,
+  exists: (name: string) => Promise<boolean>,
+): Promise<string> {
+  let rest = pattern;
+  let anchored = false;
+  const at = base.endsWith('/') ? base : `${base}/`;
+  if (rest.startsWith(at)) {
+    rest = rest.slice(at.length);
+    anchored = true;
+  } else if (rest.startsWith('/')) {
+    const first = rest.slice(1).split('/')[0] ?? '';
+    if (first !== '' && !GLOB_CHARS.test(first) && !(await exists(first))) {
+      const where = base === root ? 'the workspace' : 'path';
+      throw new WorkspacePathError(
+        'pattern',
+        pattern,
+        'absolute_outside',
+        `is an absolute path outside ${where} (${base}); a pattern starting with / is anchored at ${where}, and '${first}' is not in it`,
+      );
+    }
+  }
+  if (!rest.split('/').includes('..')) return anchored ? `/${rest}` : rest;
+  const out: string[] = [];
+  for (const seg of rest.split('/')) {
+    if (seg !== '..') {
+      out.push(seg);
+      continue;
+    }
+    const last = out.pop();
+    if (last === undefined || last === '' || GLOB_CHARS.test(last))
+      throw new WorkspacePathError(
+        'pattern',
+        pattern,
+        'escapes_root',
+        last === undefined || last === ''
+          ? 'climbs above the folder it is relative to with ..; give path for another folder'
+          : `climbs with .. after '${last}', which is not a plain name`,
+      );
+  }
+  // A pattern that had a folder in it stays anchored where it started.
+  const joined = out.join('/');
+  return joined.startsWith('/') ? joined : `/${joined}`;
 }

@@ -138,4 +138,27 @@ describe('glob: path-sorted paging', () => {
       }
     }
   });
+
+  it('an absolute pattern under the workspace is read relative to it; one outside, or climbing out, is a WORKSPACE_PATH error', async () => {
+    const paths = async (args: Record<string, unknown>) => {
+      const r = await call(globTool, ws, { sort: 'path', limit: 1000, ...args });
+      expect(r.exitCode, r.output).toBe(0);
+      return (r.metadata as { paths: string[] }).paths;
+    };
+    expect(await paths({ pattern: `${tmp.dir}/src/m1/*.ts` })).toEqual(['src/m1/file-1.ts']);
+    expect(await paths({ pattern: `${tmp.dir}/*.md` })).toEqual(['README.md']);
+    expect(await paths({ pattern: 'src/m1/../m2/*.ts' })).toEqual(['src/m2/file-2.ts']);
+    expect(await paths({ pattern: 'src/../*.md' })).toEqual(['README.md']);
+    expect(await paths({ pattern: '/src/m3/*.ts' })).toEqual(['src/m3/file-3.ts']);
+    expect(await paths({ pattern: `${tmp.dir}/src/m4/*.ts`, path: 'src' })).toEqual(['src/m4/file-4.ts']);
+    for (const [pattern, why] of [
+      ['/etc/*', 'is an absolute path outside the workspace'],
+      ['../*.ts', 'climbs above the folder'],
+      ['src/*/../../../x', 'climbs with .. after'],
+    ] as const) {
+      const error = await call(globTool, ws, { pattern }).catch((e: unknown) => e);
+      expect(error, pattern).toMatchObject({ code: 'WORKSPACE_PATH', field: 'pattern' });
+      expect((error as Error).message, pattern).toContain(why);
+    }
+  });
 });

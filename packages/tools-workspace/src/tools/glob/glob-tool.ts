@@ -9,7 +9,9 @@ import type { z } from 'zod';
 
 type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
-import { tidyGlob } from '../../search/glob-pattern.js';
+import { tidyGlob, workspaceGlob } from '../../search/glob-pattern.js';
+import { normalizeWorkspacePath } from '../../paths/normalize.js';
+import { join, relative } from 'node:path';
 import { sortPaths } from '../../search/path-order.js';
 import { isFastSearch } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
@@ -44,7 +46,7 @@ type GlobArgs = z.output<ReturnType<typeof globInput>>;
 /** The `glob` tool. */
 export const globTool = defineTool({
   name: 'glob',
-  description: `Find files by name pattern, honouring .gitignore. A pattern without "/" matches file names at any depth ("*.ts"); with "/" it is matched from path ("src/**/*.ts"). "**" spans folders, "{a,b}" alternates. Results are paged: limit (1..1000, default 200) and metadata.next_cursor. sort "backend" (default) lists most recently modified first; sort "path" gives a lexical order that stays stable across pages. A name holding a control character (a newline, a tab, an escape) or starting with a double quote is shown as a JSON string, e.g. "a\\nb.txt"; the file's name is that string decoded. A byte of a name that is not UTF-8 is shown as \\udcXX (0xff as \\udcff) in such a string; the file tools refuse that name (rename the file with a command first).`,
+  description: `Find files by name pattern, honouring .gitignore. A pattern without "/" matches file names at any depth ("*.ts"); with "/" it is matched from path ("src/**/*.ts"). "**" spans folders, "{a,b}" alternates. An absolute pattern under the workspace (or path) is read relative to it; ".." may follow only plain folder names. Results are paged: limit (1..1000, default 200) and metadata.next_cursor. sort "backend" (default) lists most recently modified first; sort "path" gives a lexical order that stays stable across pages. A name holding a control character (a newline, a tab, an escape) or starting with a double quote is shown as a JSON string, e.g. "a\\nb.txt"; the file's name is that string decoded. A byte of a name that is not UTF-8 is shown as \\udcXX (0xff as \\udcff) in such a string; the file tools refuse that name (rename the file with a command first).`,
   inputJsonSchema: toolJsonSchemas.glob,
   plainInput: true,
   input: globInput,
@@ -80,8 +82,16 @@ async function runGlob(args: GlobArgs, ctx: ToolContext, onScan: ScanRecorder['o
   }
   const fp = fingerprint([sort, args.pattern, args.path ?? '']);
   const at = decodeCursor('glob', fp, args.cursor);
+  const root = ctx.workspace.root;
+  const base = args.path === undefined ? root : join(root, normalizeWorkspacePath(args.path, { root, field: 'path' }));
+  const fs = ctx.workspace.fs;
+  const pattern = await workspaceGlob(args.pattern, root, base, async (name) =>
+    fs === undefined
+      ? true
+      : (await fs.stat(relative(root, join(base, name)) || '.', { signal: ctx.signal })) !== undefined,
+  );
   const request = {
-    pattern: tidyGlob(args.pattern),
+    pattern: tidyGlob(pattern),
     signal: ctx.signal,
     ...(args.path === undefined ? {} : { path: args.path }),
   };
