@@ -225,6 +225,20 @@ export class NothingToResumeError extends ResumeError {
   }
 
   /**
+   * The refusal of a resume that named no run, on a log whose last run `runId` ended without
+   * completing (cancelled, failed): no run is open, so a new prompt is what may follow.
+   */
+  static lastEnded(log: FactLog, runId: string): NothingToResumeError {
+    const ended = NothingToResumeError.inLog(log, runId, null).ended ?? 'ended';
+    return new NothingToResumeError(
+      runId,
+      null,
+      ended,
+      `no run was named and none is open in this session's log: its last run '${runId}' already ended (${ended}), so there is nothing to resume; allowed: a new prompt`,
+    );
+  }
+
+  /**
    * The refusal of a resume of `runId`, which is not `openRunId`, told from what `log` records of
    * it: how it ended, that it was restored from its checkpoint, or that the log does not know it.
    */

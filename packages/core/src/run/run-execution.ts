@@ -44,7 +44,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     folded.status !== 'running' &&
     folded.status !== 'completed'
   )
-    throw NothingToResumeError.inLog(options.store.log, folded.run_id, null);
+    throw NothingToResumeError.lastEnded(options.store.log, folded.run_id);
   const runId = resumeId ?? newRunId();
   // The run's tool-call budget, when one is configured: a resume goes on from the calls already made.
   const budgeted = withRunToolBudget(

@@ -86,7 +86,10 @@ describe('resumeRun', () => {
     const before = session.store.log.length;
     const r = await session.resumeRun().catch((e: unknown) => e);
     expect(r).toMatchObject({ code: 'NOTHING_TO_RESUME', runId: cancelled.runId });
-    expect(String((r as Error).message)).toContain('cancelled');
+    expect(String((r as Error).message)).toContain(
+      `no run was named and none is open in this session's log: its last run '${cancelled.runId}' already ended (cancelled)`,
+    );
+    expect(String((r as Error).message)).toMatch(/allowed: a new prompt$/);
     expect(session.store.log.length).toBe(before);
     expect(model.requests).toHaveLength(2);
   });
