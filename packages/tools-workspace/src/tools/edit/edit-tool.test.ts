@@ -105,6 +105,9 @@ describe('edit', () => {
     expect(r.metadata).toMatchObject({ error: { code: 'EDIT_AMBIGUOUS', details: { occurrences: 2, lines: [1, 3] } } });
     expect(r.output).toContain('line 3: const a2 = 1;');
     expect(readFileSync(file, 'utf8')).toBe(SOURCE);
+    writeFileSync(join(tmp.dir, 'twice.txt'), 'aa aa\nb\n');
+    const same = await call(editTool, ws, { file_path: 'twice.txt', old_string: 'aa', new_string: 'c' });
+    expect(same.output).toContain('line 1 (column 1): aa aa\n  line 1 (column 4): aa aa');
   });
 
   it('an old_string found hundreds of thousands of times is reported at once, its lines bounded', async () => {

@@ -160,9 +160,14 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
     const all =
       args.replace_all === true || (args.expected_replacements !== undefined && args.expected_replacements > 1);
     if (!all && hits.length > 1) {
+      // Matches sharing a line are told apart by their column.
+      const shared = (n: number | undefined) => lines.filter((l) => l === n).length > 1;
       const shown = hits
         .slice(0, 10)
-        .map((at, k) => `  line ${lines[k]}: ${shownLine(lineTextAt(before, at).slice(0, 200))}`)
+        .map((at, k) => {
+          const col = shared(lines[k]) ? ` (column ${at - before.lastIndexOf('\n', at - 1)})` : '';
+          return `  line ${lines[k]}${col}: ${shownLine(lineTextAt(before, at).slice(0, 200))}`;
+        })
         .join('\n');
       const more = hits.length > 10 ? `\n  … and ${hits.length - 10} more` : '';
       return failed(

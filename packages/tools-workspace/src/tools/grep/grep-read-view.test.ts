@@ -108,7 +108,10 @@ for (const engine of ['js'] as const) {
 
     it('a binary file (NUL bytes, not UTF-16 text) is still not searched', async () => {
       const r = await call(grepTool, ws, { pattern: 'foo', path: 'h-bin.dat' });
-      expect(r.output).toBe('No matches found');
+      expect(r.output).toBe('No matches found (h-bin.dat is a binary file: grep searches text files only)');
+      // A UTF-16 file with no match is no binary file.
+      const text = await call(grepTool, ws, { pattern: 'nothing-like-this', path: 'e-le.txt' });
+      expect(text.output).toBe('No matches found');
     });
   });
 }
@@ -123,7 +126,9 @@ describe("grep in read's lines (ripgrep engine, one-file target): the pattern me
     expect(await grep({ pattern: 'two', path: 'c-mac.txt', '-C': 1 })).toBe(
       'c-mac.txt-1-one\nc-mac.txt:2:two foo\nc-mac.txt-3-three',
     );
-    expect(await grep({ pattern: 'foo', path: 'h-bin.dat' })).toBe('No matches found');
+    expect(await grep({ pattern: 'foo', path: 'h-bin.dat' })).toBe(
+      'No matches found (h-bin.dat is a binary file: grep searches text files only)',
+    );
   });
 
   it('GREP-02: rg-only syntax, -i and fixed strings in CR-only and UTF-16 files', async () => {

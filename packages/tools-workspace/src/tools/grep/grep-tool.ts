@@ -22,7 +22,7 @@ import { ListingCache } from '../shared/listing-cache.js';
 import { indexAfter } from '../shared/paging.js';
 import { assertSearchable, guard, ok } from '../shared/results.js';
 import { ScanRecorder } from '../shared/scan-report.js';
-import { shownPath } from '../shared/text.js';
+import { looksBinary, shownPath, utf16Bom, utf16Sample } from '../shared/text.js';
 import { contentPage } from './grep-content.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -98,6 +98,33 @@ export const grepTool = defineTool({
     }),
 });
 
+/** Bytes looked at to tell a binary file (one holding a NUL byte there), as read does. */
+const BINARY_SNIFF = 8192;
+
+/**
+ * For a search of one file that found nothing: a note when that file is binary, which grep does
+ * not search as text (so "No matches" says nothing of its bytes); else `''`.
+ */
+async function binaryNote(
+  fs: ToolContext['workspace']['fs'],
+  path: string | undefined,
+  signal: AbortSignal,
+): Promise<string> {
+  if (fs === undefined || path === undefined || fs.readChunks === undefined) return '';
+  if ((await fs.stat(path, { signal }))?.kind !== 'file') return '';
+  const parts: Uint8Array[] = [];
+  let seen = 0;
+  for await (const chunk of fs.readChunks(path, { signal })) {
+    parts.push(chunk.slice(0, BINARY_SNIFF - seen));
+    seen += parts[parts.length - 1]!.length;
+    if (seen >= BINARY_SNIFF) break;
+  }
+  const head = Buffer.concat(parts);
+  // UTF-16 text holds NUL bytes too, and is searched decoded.
+  const binary = looksBinary(head) && utf16Bom(head) === undefined && utf16Sample(head) === undefined;
+  return binary ? ` (${path} is a binary file: grep searches text files only)` : '';
+}
+
 /** The grep call; `onScan` collects the backend's scan report, if it gives one. */
 async function runGrep(args: GrepArgs, ctx: ToolContext, onScan: ScanRecorder['onScan']): Promise<ToolResult> {
   const search = ctx.workspace.search;
@@ -137,7 +164,8 @@ async function runGrep(args: GrepArgs, ctx: ToolContext, onScan: ScanRecorder['o
     );
     const next = page.last ? encodeCursor('grep', fp, page.last) : null;
     const tail = next ? `\n[more matches: pass cursor=${JSON.stringify(next)} for the next page]` : '';
-    return ok((page.output === '' ? 'No matches found' : page.output.replace(/\n$/, '')) + tail, {
+    const none = page.output === '' ? `No matches found${await binaryNote(fs, args.path, ctx.signal)}` : '';
+    return ok((page.output === '' ? none : page.output.replace(/\n$/, '')) + tail, {
       mode,
       matches: page.matches,
       files: page.files,
