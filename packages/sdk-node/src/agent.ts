@@ -18,6 +18,7 @@ import {
   type CodeConfig,
   type LlmClient,
   type ModelEnvironment,
+  type SessionListing,
   type SessionOptions as CoreSessionOptions,
   type WorkspaceServices,
 } from '@a3s-code/core';
@@ -42,42 +43,12 @@ import type { McpSource } from '@a3s-code/mcp';
 import { inheritedSources, SessionMcp, validateMcpServers } from './mcp.js';
 import { noteScriptResume, resolveModel, type ModelSpec } from './model.js';
 import { OpenSessions } from './open-sessions.js';
+import type { ModelOptions, VibeOption, WebOption } from './agent-options.js';
 import { Session } from './session.js';
+import { workspaceSessions } from './session-list.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
 import { checkedVibe, sessionVibe, type VibeOptions } from './vibe.js';
 import { VIBE_TOOL_NAMES, type Vibe } from '@a3s-code/tools-resource/vibe';
-
-/** Options shared by the agent's configuration and each session's options. */
-interface ModelOptions {
-  /**
-   * The model: an `LlmClient`, `'provider/model'` (`'openai/gpt-4o'`, `'anthropic/claude-sonnet-4-20250514'`,
-   * key from `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`, or `providers.<p>` settings), or
-   * `'scripted:<file.json>'` (offline). Default: the workspace config file's, then `A3S_MODEL`.
-   */
-  readonly model?: ModelSpec;
-}
-
-/** The `web` setting, shared by the agent's configuration and each session's options. */
-interface WebOption {
-  /**
-   * The web tools `web_fetch` and `web_search`: on by default; `false` leaves them out;
-   * an object configures them (`allowPrivateNetwork`, `fetch`, `search` engines and keys).
-   */
-  readonly web?: boolean | WebToolsOptions;
-}
-
-/** The `vibe` setting, shared by the agent's configuration and each session's options. */
-interface VibeOption {
-  /**
-   * Vibe mode: the `vibe_*` tools, with which the agent conducts background workers (each a run
-   * on its own fact-log thread under the session's permissions). `true` turns it on with the
-   * session's model on both tiers; an object sets `enabled`, the `tiers` models (`fast`, `good`)
-   * and `maxWorkers`. The workspace config file's `vibe` is the base: the agent's, then the
-   * session's setting win key by key and tier by tier (`false` turns vibe mode off). Default: off
-   * (no roster attached).
-   */
-  readonly vibe?: boolean | VibeOptions;
-}
 
 /**
  * Configuration of `Agent.create`: core's `CodeConfig` (every session's defaults), with the model
@@ -285,6 +256,14 @@ export class Agent {
     } finally {
       await mcp.close();
     }
+  }
+
+  /**
+   * The sessions of the workspace `dir` (default: the agent's `cwd`), from their fact logs, most
+   * recently changed first; `agent.session(dir, { sessionId })` reopens one. Empty logs are left out.
+   */
+  async listSessions(dir: string = this.#config.cwd ?? process.cwd()): Promise<SessionListing[]> {
+    return workspaceSessions(checkExistingFolder(resolve(checkDir(dir, 'agent.listSessions'))));
   }
 
   /**
