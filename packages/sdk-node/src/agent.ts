@@ -23,7 +23,7 @@ import {
   type WorkspaceServices,
 } from '@a3s-code/core';
 import { LocalWorkspace } from '@a3s-code/tools-workspace';
-import { checkWebSetting, type WebToolsOptions } from '@a3s-code/tools-web';
+import { checkWebSetting } from '@a3s-code/tools-web';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
 import {
@@ -47,7 +47,7 @@ import type { ModelOptions, VibeOption, WebOption } from './agent-options.js';
 import { Session } from './session.js';
 import { workspaceSessions } from './session-list.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
-import { checkedVibe, sessionVibe, type VibeOptions } from './vibe.js';
+import { checkedVibe, sessionVibe } from './vibe.js';
 import { VIBE_TOOL_NAMES, type Vibe } from '@a3s-code/tools-resource/vibe';
 
 /**

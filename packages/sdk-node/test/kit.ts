@@ -1,13 +1,13 @@
 // Shared setup of the SDK tests: a temporary git repository holding a tiny project.
 import { defineTool, defineToolPack } from '@a3s-code/core';
-import type { ScriptedTurn } from '@a3s-code/core/testing';
+import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { z } from 'zod';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Session } from '../src/index.js';
+import { Agent, type Session, type SessionOptions } from '../src/index.js';
 
 /** Creates a git repository with `src/range.js` (an off-by-one), its test and a README; returns its path. */
 export function tempRepo(): string {
@@ -109,3 +109,28 @@ export function holdPack() {
 export const callTurn = (id: string, name: string, args: Record<string, unknown>): ScriptedTurn => ({
   tool_calls: [{ id, name, args }],
 });
+
+/**
+ * Runs the scripted `turns` (then `Done.`) in `dir` under `permissions`, with an approver that
+ * refuses (and records) every question; the session goes into `opened` for the caller to close.
+ */
+export async function runRefusing(
+  opened: Session[],
+  dir: string,
+  turns: ScriptedTurn[],
+  permissions: SessionOptions['permissions'],
+): Promise<{ asked: string[]; got: Map<string, RecordedResult> }> {
+  const asked: string[] = [];
+  const model = new ScriptedLlmClient([...turns, { text: 'Done.' }]);
+  const session = await (await Agent.create({ model })).session(dir, {
+    gate: { continuation: { enabled: false } },
+    ...(permissions === undefined ? {} : { permissions }),
+    onConfirm: (r) => {
+      asked.push(r.toolId);
+      return { approved: false, reason: 'not here' };
+    },
+  });
+  opened.push(session);
+  await session.send('go').catch(() => undefined);
+  return { asked, got: toolResults(session) };
+}

@@ -6,10 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, type Session } from '../src/index.js';
-import { tempRepo, toolResults } from './kit.js';
+import type { Session } from '../src/index.js';
+import { runRefusing, tempRepo } from './kit.js';
 
 const opened: Session[] = [];
 const made: string[] = [];
@@ -25,19 +25,7 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 
 /** Runs the turns in `dir` with `allow` rules and an approver that refuses (and records) every question. */
 async function run(dir: string, turns: ScriptedTurn[], allow: string[]) {
-  const asked: string[] = [];
-  const model = new ScriptedLlmClient([...turns, { text: 'Done.' }]);
-  const session = await (await Agent.create({ model })).session(dir, {
-    gate: { continuation: { enabled: false } },
-    permissions: { allow },
-    onConfirm: (r) => {
-      asked.push(r.toolId);
-      return { approved: false, reason: 'not here' };
-    },
-  });
-  opened.push(session);
-  await session.send('go').catch(() => undefined);
-  return { asked, got: toolResults(session) };
+  return runRefusing(opened, dir, turns, { allow });
 }
 
 describe('a command allowed unasked and the programs the repository configuration names', () => {

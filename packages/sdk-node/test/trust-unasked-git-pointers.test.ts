@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, type Session } from '../src/index.js';
-import { tempRepo, toolResults } from './kit.js';
+import type { Session } from '../src/index.js';
+import { runRefusing, tempRepo } from './kit.js';
 
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
 const opened: Session[] = [];
@@ -34,19 +34,7 @@ const RULES = { allow: ['Bash(git:*)', 'Bash(echo:*)', 'Bash(cat:*)', 'Bash(ls:*
 
 /** Runs the turns in `dir` under `RULES`, with an approver that refuses (and records) every question. */
 async function run(dir: string, turns: ScriptedTurn[], permissions: typeof RULES | { allow: string[] } = RULES) {
-  const asked: string[] = [];
-  const model = new ScriptedLlmClient([...turns, { text: 'Done.' }]);
-  const session = await (await Agent.create({ model })).session(dir, {
-    gate: { continuation: { enabled: false } },
-    permissions,
-    onConfirm: (r) => {
-      asked.push(r.toolId);
-      return { approved: false, reason: 'not here' };
-    },
-  });
-  opened.push(session);
-  await session.send('go').catch(() => undefined);
-  return { asked, got: toolResults(session) };
+  return runRefusing(opened, dir, turns, permissions);
 }
 
 /** A folder outside the workspace where a planted program leaves its mark. */

@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, type Session } from '../src/index.js';
-import { tempRepo, toolResults } from './kit.js';
+import type { Session } from '../src/index.js';
+import { runRefusing, tempRepo } from './kit.js';
 
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
 const opened: Session[] = [];
@@ -34,19 +34,7 @@ const git = (cwd: string, ...args: string[]) =>
 
 /** Runs the turns in `dir` with `allow` rules and an approver that refuses (and records) every question. */
 async function run(dir: string, turns: ScriptedTurn[], allow: string[]) {
-  const asked: string[] = [];
-  const model = new ScriptedLlmClient([...turns, { text: 'Done.' }]);
-  const session = await (await Agent.create({ model })).session(dir, {
-    gate: { continuation: { enabled: false } },
-    permissions: { allow },
-    onConfirm: (r) => {
-      asked.push(r.toolId);
-      return { approved: false, reason: 'not here' };
-    },
-  });
-  opened.push(session);
-  await session.send('go').catch(() => undefined);
-  return { asked, got: toolResults(session) };
+  return runRefusing(opened, dir, turns, { allow });
 }
 
 describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git runs programs from', () => {

@@ -8,10 +8,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, type Session } from '../src/index.js';
-import { tempRepo, toolResults } from './kit.js';
+import type { Session } from '../src/index.js';
+import { runRefusing, tempRepo } from './kit.js';
 
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
 const opened: Session[] = [];
@@ -26,19 +26,7 @@ const RULES = { allow: ['Bash(git:*)', 'Bash(echo:*)'], deny: ['Bash(rm:*)'] };
 
 /** Runs the turns in `dir` under `RULES`, with an approver that refuses (and records) every question. */
 async function run(dir: string, turns: ScriptedTurn[]) {
-  const asked: string[] = [];
-  const model = new ScriptedLlmClient([...turns, { text: 'Done.' }]);
-  const session = await (await Agent.create({ model })).session(dir, {
-    gate: { continuation: { enabled: false } },
-    permissions: RULES,
-    onConfirm: (r) => {
-      asked.push(r.toolId);
-      return { approved: false, reason: 'not here' };
-    },
-  });
-  opened.push(session);
-  await session.send('go').catch(() => undefined);
-  return { asked, got: toolResults(session) };
+  return runRefusing(opened, dir, turns, RULES);
 }
 
 describe.skipIf(!CAN_HIDE)("a command allowed unasked and a nested repository's configuration", () => {
