@@ -30,14 +30,21 @@ const optStr = (v: unknown): boolean => v === undefined || v === null || typeof 
 const bool = (v: unknown): boolean => typeof v === 'boolean';
 const count = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
+/** Calls up to this many are checked for a repeated id pair by pair (no allocation); more, with a set. */
+const PAIRWISE_CALLS = 16;
+
 function calls(list: unknown): boolean {
   if (!Array.isArray(list) || list.length === 0) return false;
+  const ids = list.length > PAIRWISE_CALLS ? new Set<unknown>() : undefined;
   for (let i = 0; i < list.length; i++) {
     const c: unknown = list[i];
     if (!isObj(c) || !full(c.id) || !full(c.name) || !isObj(c.args) || !bool(c.needs_confirmation)) {
       return false;
     }
-    for (let j = 0; j < i; j++) if ((list[j] as Obj).id === c.id) return false;
+    if (ids !== undefined) {
+      if (ids.has(c.id)) return false;
+      ids.add(c.id);
+    } else for (let j = 0; j < i; j++) if ((list[j] as Obj).id === c.id) return false;
   }
   return true;
 }

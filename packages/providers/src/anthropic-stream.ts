@@ -153,7 +153,7 @@ export class AnthropicStreamDecoder {
         break;
       }
       case 'content_block_stop': {
-        if (this.calls.has(index)) out.push(...this.endCall(index));
+        if (this.calls.has(index)) for (const e of this.endCall(index)) out.push(e);
         const block = this.thinking.end(index);
         if (block) out.push({ type: 'reasoning_block', block });
         break;
@@ -181,8 +181,8 @@ export class AnthropicStreamDecoder {
     if (!this.sawBlock && this.finish === undefined)
       throw this.invalid('the stream reached message_stop with no content block and no stop_reason (no answer at all)');
     const out: LlmStreamEvent[] = [];
-    for (const index of [...this.startInput.keys()]) out.push(...this.startInputDelta(index));
-    out.push(...this.calls.endAll());
+    for (const index of [...this.startInput.keys()]) for (const e of this.startInputDelta(index)) out.push(e);
+    for (const e of this.calls.endAll()) out.push(e);
     if (this.usage) out.push({ type: 'usage', usage: this.usage });
     out.push({ type: 'finish', reason: this.finish ?? (this.calls.started > 0 ? 'tool_calls' : 'stop') });
     return out;

@@ -100,7 +100,7 @@ export class OpenAIStreamDecoder {
     if (typeof choice.finish_reason === 'string' && this.finish === undefined) {
       this.finish = openAIFinishReason(choice.finish_reason);
       this.checkNamed();
-      out.push(...this.calls.endAll());
+      for (const e of this.calls.endAll()) out.push(e);
     }
     return out;
   }

@@ -60,7 +60,36 @@ const anthropic = (url: string) =>
 const openAIArgs = (text: string) =>
   sse({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: text } }] } }] });
 
+/** OpenAI chunks starting `n` tool calls with no arguments (indexes from `from`), one per chunk. */
+const manyCalls = (from: number, n: number): string =>
+  Array.from({ length: n }, (_, k) =>
+    sse({
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: from + k, id: `c${from + k}`, type: 'function', function: { name: 'ls' } }] },
+        },
+      ],
+    }),
+  ).join('');
+
 describe('one response is capped', () => {
+  it('more tool calls than one response may make (empty arguments, no finish_reason): invalid_response, reading stopped', async () => {
+    const finish = `${sse({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}data: [DONE]\n\n`;
+    const { url, seen } = await talker(manyCalls(0, 1000) + finish, '', '', 0);
+    const under = await runStream(openai(url));
+    expect(under.error).toBeUndefined();
+    expect(under.events.filter((e) => e.type === 'tool_call_end')).toHaveLength(1000);
+    expect(seen.requests).toBe(1);
+    const over = await talker(manyCalls(0, 100_000), sse({ choices: [] }));
+    const started = Date.now();
+    const { error, events } = await runStream(openai(over.url));
+    expect(error?.kind).toBe('invalid_response');
+    expect(error?.message).toContain('the response made more than 1024 tool calls, the most one response may make');
+    expect(events.some((e) => e.type === 'tool_call_end')).toBe(false);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('tool-call arguments streamed past the cap (OpenAI): invalid_response naming the call and the cap, request aborted', async () => {
     const head = sse({
       choices: [

@@ -14,7 +14,16 @@ export interface ResponseCaps {
   readonly maxToolArgsChars: number;
   /** Most characters of one whole response: its text, reasoning and every call's arguments. */
   readonly maxResponseChars: number;
+  /** Most tool calls in one response. Default {@link MAX_TOOL_CALLS}. */
+  readonly maxToolCalls?: number;
 }
+
+/**
+ * The most tool calls one response may make: far above what a model asks at once, far below what
+ * a response of a few megabytes could hold (calls with no arguments cost only their id and name,
+ * and each is recorded, judged and answered).
+ */
+export const MAX_TOOL_CALLS = 1024;
 
 /**
  * The caps the clients use: far above what any model writes in one turn (an output limit of
@@ -23,6 +32,7 @@ export interface ResponseCaps {
 export const RESPONSE_CAPS: ResponseCaps = Object.freeze({
   maxToolArgsChars: 4 * 1024 * 1024,
   maxResponseChars: 16 * 1024 * 1024,
+  maxToolCalls: MAX_TOOL_CALLS,
 });
 
 const mib = (chars: number): string => `${(chars / 2 ** 20).toFixed(1)} MiB`;
@@ -55,8 +65,15 @@ export class ResponseBudget {
       );
   }
 
+  /** Checks that a response may have `count` tool calls. */
+  toolCalls(count: number): void {
+    const max = this.caps.maxToolCalls ?? MAX_TOOL_CALLS;
+    if (count > max) throw this.over(`the response made more than ${max} tool calls, the most one response may make`);
+  }
+
   /** Checks a whole response (a non-streamed answer), given each call's argument text length. */
   response(response: Pick<LlmResponse, 'text' | 'reasoning'>, calls: readonly { name: string; chars: number }[]): void {
+    this.toolCalls(calls.length);
     this.spend(response.text.length + response.reasoning.length);
     for (const c of calls) {
       this.toolArgs(callLabel(c.name), c.chars);

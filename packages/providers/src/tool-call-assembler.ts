@@ -37,6 +37,8 @@ export class ToolCallAssembler {
   /** Starts a call under the provider's key (OpenAI `index`, Anthropic block index). */
   start(key: number, id: string, name: string): LlmStreamEvent {
     if (this.open.has(key)) throw this.bad(`tool call ${key} started again before it ended`);
+    this.budget.toolCalls(this.count + 1);
+    this.budget.spend(id.length + name.length);
     const call: OpenCall = { index: this.count++, id, name, args: '' };
     this.open.set(key, call);
     return { type: 'tool_call_start', index: call.index, id, name };

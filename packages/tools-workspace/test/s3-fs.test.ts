@@ -121,6 +121,15 @@ describe('S3Workspace file system', () => {
     // A misspelt prefix would otherwise put the workspace at the whole bucket.
     expect(field({ prefx: 'projects/app' })).toBe('prefx');
     expect(() => new S3Workspace({ ...base, prefx: 'p' } as never)).toThrow(/did you mean 'prefix'\?/);
+    // A misspelt session token would otherwise be dropped, and every request refused as unsigned.
+    const keys = { accessKeyId: 'a', secretAccessKey: 's' };
+    expect(field({ credentials: { ...keys, sessionTolken: 't' } })).toBe('sessionTolken');
+    expect(() => new S3Workspace({ ...base, credentials: { ...keys, sessionTolken: 't' } } as never)).toThrow(
+      /is not an option of credentials; allowed: accessKeyId, secretAccessKey, sessionToken; did you mean 'sessionToken'\?/,
+    );
+    expect(field({ credentials: { ...keys, sessionToken: 7 } })).toBe('credentials.sessionToken');
+    expect(field({ credentials: 'a:b' })).toBe('options');
+    expect(field({ credentials: { ...keys, sessionToken: 't' } })).toBe('none');
     expect(field({})).toBe('none');
   });
 });

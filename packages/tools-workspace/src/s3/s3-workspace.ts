@@ -71,6 +71,14 @@ function positiveInt(
 function credentialsFrom(options: S3WorkspaceOptions): S3Credentials {
   const c = options.credentials;
   if (c !== undefined) {
+    checkWorkspaceOptions(
+      c,
+      ['accessKeyId', 'secretAccessKey', 'sessionToken'],
+      'credentials',
+      "{ accessKeyId: '…', secretAccessKey: '…' }",
+    );
+    if (c.sessionToken !== undefined && (typeof c.sessionToken !== 'string' || c.sessionToken === ''))
+      throw new WorkspaceConfigurationError('credentials.sessionToken', 'must be a non-empty string when given');
     if (
       typeof c.accessKeyId !== 'string' ||
       c.accessKeyId === '' ||
