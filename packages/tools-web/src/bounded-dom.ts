@@ -38,22 +38,50 @@ export interface BoundedDomElement extends BoundedDomNode {
 
 const ELEMENT = 1;
 const VOID = new Set('area base br col embed hr img input keygen link meta param source track wbr'.split(' '));
-// Elements whose end tag is optional: the parser closes them itself, so they do not deepen the tree.
-const OPTIONAL_END = new Set('p li dt dd option optgroup tr td th thead tbody tfoot rb rt rp colgroup'.split(' '));
+/**
+ * The open elements an opening tag closes first, as the HTML parser does (htmlparser2's implied
+ * ends): `<li>` ends an open `li`. Others with an optional end tag (`rb`, `colgroup`, a `thead`
+ * opened again) are not closed by it, so they nest and count.
+ */
+const IMPLIED_END: Readonly<Record<string, readonly string[]>> = {
+  p: ['p'],
+  li: ['li'],
+  dt: ['dt', 'dd'],
+  dd: ['dt', 'dd'],
+  option: ['option'],
+  optgroup: ['optgroup', 'option'],
+  tr: ['tr', 'th', 'td'],
+  th: ['th', 'td'],
+  td: ['th', 'td'],
+  rt: ['rt', 'rp'],
+  rp: ['rt', 'rp'],
+  tbody: ['thead', 'tbody'],
+  tfoot: ['thead', 'tbody'],
+};
 const RAW_TEXT = new Set('script style textarea title xmp iframe noembed noframes'.split(' '));
+/** Opening tags kept before parsing; later ones are dropped (their text is kept): the parser's and converters' cost grows with them. */
+export const MAX_SOURCE_TAGS = 25_000;
 
 /**
- * `html` with the tags that would nest deeper than `maxDepth` removed (their text is kept), so
- * the HTML parser (whose cost grows with the nesting depth) never builds a deeper tree. A linear
- * scan that approximates the parser: void and optional-end elements do not count, comments
- * and raw-text elements (`script`, `style`, ...) are skipped.
+ * `html` with the tags that would nest deeper than `maxDepth`, and the opening tags after the
+ * first `maxTags`, removed (their text is kept), so the HTML parser (whose cost grows with the
+ * nesting depth and the element count) never builds a deeper or larger tree. A linear scan that
+ * follows the parser's stack of open elements: void elements do not count, an opening tag ends
+ * the open elements it implies the end of (`<li>` an open `li`), a closing tag ends the elements
+ * open inside its own and one with no open element of its name is dropped; comments and raw-text
+ * elements (`script`, `style`, ...) are skipped.
  */
-export function capNesting(html: string, maxDepth = MAX_SOURCE_DEPTH): string {
+export function capNesting(html: string, maxDepth = MAX_SOURCE_DEPTH, maxTags = MAX_SOURCE_TAGS): string {
   const lower = html.toLowerCase();
   const tag = /<(!--|\/?[a-z][^\s/>]*)/g;
   const out: string[] = [];
+  const open: string[] = [];
+  let opened = 0;
   let kept = 0;
-  let depth = 0;
+  const drop = (from: number, to: number): void => {
+    out.push(html.slice(kept, from));
+    kept = to;
+  };
   for (let m = tag.exec(lower); m !== null; m = tag.exec(lower)) {
     const token = m[1]!;
     if (token === '!--') {
@@ -67,8 +95,14 @@ export function capNesting(html: string, maxDepth = MAX_SOURCE_DEPTH): string {
     tag.lastIndex = end + 1;
     const closing = token.startsWith('/');
     const name = closing ? token.slice(1) : token;
-    if (VOID.has(name) || OPTIONAL_END.has(name)) continue;
-    if (!closing && RAW_TEXT.has(name)) {
+    if (VOID.has(name)) continue;
+    if (closing) {
+      const at = open.lastIndexOf(name);
+      if (at < 0) drop(m.index, end + 1);
+      else open.length = at;
+      continue;
+    }
+    if (RAW_TEXT.has(name)) {
       // Kept whole, neither counted nor cut: its text is not markup.
       const close = lower.indexOf(`</${name}`, end + 1);
       const closeEnd = close < 0 ? -1 : lower.indexOf('>', close);
@@ -76,11 +110,12 @@ export function capNesting(html: string, maxDepth = MAX_SOURCE_DEPTH): string {
       tag.lastIndex = closeEnd + 1;
       continue;
     }
-    const drop = closing ? depth > maxDepth : depth + 1 > maxDepth;
-    depth = closing ? Math.max(0, depth - 1) : depth + 1;
-    if (drop) {
-      out.push(html.slice(kept, m.index));
-      kept = end + 1;
+    const ends = IMPLIED_END[name];
+    while (ends !== undefined && open.length > 0 && ends.includes(open[open.length - 1]!)) open.pop();
+    if (open.length + 1 > maxDepth || opened >= maxTags) drop(m.index, end + 1);
+    else {
+      open.push(name);
+      opened++;
     }
   }
   if (kept === 0) return html;

@@ -31,14 +31,34 @@ describe('hostile pages: the HTML converter stays bounded', () => {
     const src = `${'<div>'.repeat(5)}<!-- <div><div> --><script>if (a<b) x("<div>")</script>a<br>b<p>c${'</div>'.repeat(5)}`;
     const capped = capNesting(src, 3);
     expect(capped).toBe(
-      `${'<div>'.repeat(3)}<!-- <div><div> --><script>if (a<b) x("<div>")</script>a<br>b<p>c${'</div>'.repeat(3)}`,
+      `${'<div>'.repeat(3)}<!-- <div><div> --><script>if (a<b) x("<div>")</script>a<br>bc${'</div>'.repeat(3)}`,
     );
     expect(capNesting('<p>plain</p>', 3)).toBe('<p>plain</p>');
+    // An element whose end tag is optional counts where the parser does not end it itself.
+    expect(capNesting('<ul><li>a<li>b<li>c</ul>', 3)).toBe('<ul><li>a<li>b<li>c</ul>');
+    expect(capNesting(`<table>${'<rb>x'.repeat(5)}</table>`, 3)).toBe(`<table><rb>x<rb>x${'x'.repeat(3)}</table>`);
+    expect(capNesting(`<table>${'<thead>'.repeat(4)}</table>`, 2)).toBe('<table><thead></table>');
+    // Past the opening tags kept, tags are dropped and their text kept.
+    expect(capNesting('<p>a<p>b<p>c<p>d', 10, 2)).toBe('<p>a<p>bcd');
     const { document } = parseHTML(nested('<section>', '</section>', 300, '<i>leaf</i>'));
     flattenDeep(document.documentElement as unknown as BoundedDomElement, 10);
     expect(document.body.textContent).toContain('leaf');
     expect(document.querySelectorAll('i').length).toBe(0);
   });
+
+  it('a flood of elements the parser does not end itself (rb, thead, colgroup) or of flat paragraphs converts in bounded time', () => {
+    for (const html of [
+      `<html><body><table>${'<rb>x'.repeat(400_000)}</table></body></html>`,
+      `<html><body><table>${'<thead>x'.repeat(100_000)}</table></body></html>`,
+      `<html><body><table>${'<colgroup>x'.repeat(100_000)}</table></body></html>`,
+      `<html><body>${'<p>x'.repeat(400_000)}</body></html>`,
+    ]) {
+      const started = Date.now();
+      const page = htmlToMarkdown(html, 'http://e.com/');
+      expect(page.markdown).toContain('x');
+      expect(Date.now() - started, html.slice(0, 40)).toBeLessThan(15_000);
+    }
+  }, 60_000);
 
   it('large content is converted in pieces without losing any of it (lists stay lists)', () => {
     const items = Array.from({ length: 3_000 }, (_, i) => `<li>item ${i} <a href="/i${i}">link</a></li>`).join('');
