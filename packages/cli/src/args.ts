@@ -19,6 +19,7 @@ export const SESSION_FLAGS = {
   vibe: { type: 'boolean' },
   'vibe-tier': { type: 'string', multiple: true },
   'trust-workspace': { type: 'boolean' },
+  'ignore-workspace-config': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -37,6 +38,9 @@ export const SESSION_FLAGS_HELP = `  -m, --model <spec>   <provider>/<model> (op
                        run unasked, redirect a provider, choose the model or add to what it is
                        told, and its .a3s/agents files choose their models (asked once per folder
                        and content of those files)
+      --ignore-workspace-config
+                       leave the folder's a3s.config.json (or .a3s/config.json) out entirely: run
+                       on your own settings in a folder you do not trust
   -h, --help           show this help`;
 
 /** The session flags after parsing. */
@@ -58,6 +62,8 @@ export interface SessionFlags {
    * file that needs trust is refused with `WORKSPACE_UNTRUSTED`).
    */
   readonly trustWorkspace?: boolean;
+  /** Leave the folder's config file out entirely (`--ignore-workspace-config`): no trust is asked. */
+  readonly ignoreWorkspaceConfig?: boolean;
   /**
    * Asks the person whether they trust the folder (`what` lists what its config file would do);
    * set only where someone can answer (`a3s code` on a terminal). Without it, trust needs the flag.
@@ -171,9 +177,14 @@ export function sessionFlags(
     vibe?: boolean | undefined;
     'vibe-tier'?: string[] | undefined;
     'trust-workspace'?: boolean | undefined;
+    'ignore-workspace-config'?: boolean | undefined;
   },
   cwd: string,
 ): SessionFlags {
+  if (values['trust-workspace'] === true && values['ignore-workspace-config'] === true)
+    throw new UsageError(
+      "--trust-workspace and --ignore-workspace-config: give one (trust the folder's config file, or leave it out)",
+    );
   const vibeTiers = vibeTierFlags(values['vibe-tier']);
   if (values.cwd !== undefined && values.cwd.trim() === '')
     throw new UsageError('--cwd: needs a folder, e.g. --cwd ./my-project (default: the current folder)');
@@ -190,6 +201,7 @@ export function sessionFlags(
     vibe: values.vibe === true,
     ...(vibeTiers === undefined ? {} : { vibeTiers }),
     trustWorkspace: values['trust-workspace'] === true,
+    ...(values['ignore-workspace-config'] === true ? { ignoreWorkspaceConfig: true } : {}),
   };
 }
 

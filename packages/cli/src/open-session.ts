@@ -57,11 +57,12 @@ export async function agentFor(
   if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory())
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
   checkConfigPaths(flags.cwd);
-  if (flags.trustWorkspace !== undefined)
+  const ignored = flags.ignoreWorkspaceConfig === true;
+  if (flags.trustWorkspace !== undefined && !ignored)
     await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model, uses);
   let modelEnv = env;
   if (flags.model === undefined && env.A3S_MODEL) {
-    const file = await findConfigFile(flags.cwd);
+    const file = ignored ? undefined : await findConfigFile(flags.cwd);
     const fileModel = file === undefined ? undefined : (await loadCodeConfig(file)).model;
     // A model from A3S_MODEL is named as coming from there; when the workspace's config file names
     // a model, that one is used and A3S_MODEL is not even resolved (its provider may have no key).
@@ -74,7 +75,7 @@ export async function agentFor(
     ...(flags.model === undefined ? {} : { model: flags.model }),
     // The check above passed, so the file is used as trusted; without it the SDK's own default
     // holds (a file that needs trust is refused with WORKSPACE_UNTRUSTED).
-    ...(flags.trustWorkspace === undefined ? {} : { workspaceConfig: true }),
+    ...(ignored ? { workspaceConfig: false } : flags.trustWorkspace === undefined ? {} : { workspaceConfig: true }),
   });
 }
 

@@ -104,9 +104,13 @@ export interface VibeStart {
  * everywhere a `vibe` object is accepted); else off.
  * @throws the config file's errors (SessionConfigurationError naming the key, file, line and column).
  */
-export async function vibeStart(flags: { readonly vibe?: boolean; readonly cwd: string }): Promise<VibeStart> {
+export async function vibeStart(flags: {
+  readonly vibe?: boolean;
+  readonly cwd: string;
+  readonly ignoreWorkspaceConfig?: boolean;
+}): Promise<VibeStart> {
   if (flags.vibe === true) return { on: true };
-  const file = await findConfigFile(flags.cwd);
+  const file = flags.ignoreWorkspaceConfig === true ? undefined : await findConfigFile(flags.cwd);
   if (file === undefined) return { on: false };
   const { vibe } = await loadCodeConfig(file);
   const on = vibe === true || (typeof vibe === 'object' && vibe.enabled !== false);

@@ -32,7 +32,7 @@ Options:
       --json           print the list as JSON
 ${SESSION_FLAGS_HELP}
 
---model, --yolo, --plan, --vibe, --vibe-tier and --trust-workspace apply only with --resume.`;
+--model, --yolo, --plan, --vibe, --vibe-tier, --trust-workspace and --ignore-workspace-config apply only with --resume.`;
 
 /** One row of the list. */
 interface SessionRow {
@@ -291,9 +291,9 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     return codeCommand(rest, io, isSaved ? { resume: id } : { sessionId: id });
   }
   // The session flags shape the reopened session: without --resume they would do nothing.
-  const idle = (['model', 'yolo', 'plan', 'vibe', 'vibe-tier', 'trust-workspace'] as const).find(
-    (f) => values[f] !== undefined,
-  );
+  const idle = (
+    ['model', 'yolo', 'plan', 'vibe', 'vibe-tier', 'trust-workspace', 'ignore-workspace-config'] as const
+  ).find((f) => values[f] !== undefined);
   if (idle !== undefined)
     throw new UsageError(
       `--${idle} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd and --json`,
