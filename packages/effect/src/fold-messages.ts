@@ -37,6 +37,20 @@ export function argsChars(m: Message): number {
   return n;
 }
 
+/** The result written for a call that never ran (`output` says why). */
+export function syntheticResult(call: ToolCall, output: string, seq: number): Message {
+  return {
+    role: 'tool',
+    tool_call_id: call.id,
+    name: call.name,
+    ok: false,
+    output,
+    exit_code: -1,
+    seq,
+    synthetic: true,
+  };
+}
+
 /** The message of a `user.message`; attachments only when there are some (older logs fold as before). */
 export function userMessageOf(p: PayloadOf['user.message'], seq: number): Message {
   return p.attachments && p.attachments.length > 0

@@ -3,16 +3,17 @@ import {
   answerText,
   assistant,
   budgetDeniedNote,
-  argsChars,
   messageChars,
   pendingQuestionOf,
   runEndedNote,
+  syntheticResult,
   userMessageOf,
 } from './fold-messages.js';
 import type { PayloadOf, ToolCall, ToolSpec, Usage } from './kinds.js';
 import { resolveRecipe, type Recipe, type ResolvedRecipe } from './recipe.js';
 import type { Counters, FoldState, FoldView, Message, PendingQuestion, Phase, RunInfo } from './state.js';
 import { compactStart, nextCallOf, overThreshold, ZERO, type Round } from './fold-parts.js';
+import { contextChars, lazyView } from './fold-view.js';
 
 /**
  * The incremental fold. `apply` takes one fact in O(1) amortised time (a compaction costs
@@ -126,35 +127,22 @@ export class Folder {
 
   /** A snapshot of the current state. Cheap: the message list is copied only when read. */
   get state(): FoldState {
-    const msgs = this.msgs;
-    const len = msgs.length;
-    let copy: readonly Message[] | null = null;
-    // The size is counted when read, from what it is now (`msgs` only grows until it is replaced).
-    const eager = this.contextChars;
-    const from = this.argsFrom;
-    let chars: number | undefined;
     const enabled = this.toolsEnabled();
     const nextCall = nextCallOf(this.round, this.phase);
-    const view: FoldView = {
+    const view = lazyView({
       system: this.system,
       tools: this.tools,
-      tools_enabled: enabled,
-      offered_tools: enabled ? this.tools : [],
-      get messages(): readonly Message[] {
-        copy ??= msgs.slice(0, len);
-        return copy;
-      },
-      pending_confirmation: this.phase === 'confirm' ? nextCall : null,
-      pending_question: this.phase === 'question' ? this.question : null,
-      assistant_text: this.assistantText,
+      enabled,
+      pendingConfirmation: this.phase === 'confirm' ? nextCall : null,
+      pendingQuestion: this.phase === 'question' ? this.question : null,
+      assistantText: this.assistantText,
       usage: this.usage,
-      last_usage: this.lastUsage,
-      get context_chars(): number {
-        chars ??= counted(msgs, from, len, eager);
-        return chars;
-      },
+      lastUsage: this.lastUsage,
       run: this.run,
-    };
+      msgs: this.msgs,
+      argsFrom: this.argsFrom,
+      eagerChars: this.contextChars,
+    });
     const counters: Counters = { ...this.c };
     return { phase: this.phase, view, counters, next_call: nextCall };
   }
@@ -171,7 +159,7 @@ export class Folder {
 
   /** The context size: counts the calls' arguments not counted yet. */
   private chars(): number {
-    this.contextChars = counted(this.msgs, this.argsFrom, this.msgs.length, this.contextChars);
+    this.contextChars = contextChars(this.msgs, this.argsFrom, this.msgs.length, this.contextChars);
     this.argsFrom = this.msgs.length;
     return this.contextChars;
   }
@@ -191,16 +179,7 @@ export class Folder {
     for (let i = round.next; i < round.calls.length; i++) {
       const call = round.calls[i]!;
       if (round.resolved?.has(call.id)) continue;
-      this.push({
-        role: 'tool',
-        tool_call_id: call.id,
-        name: call.name,
-        ok: false,
-        output: why(call, first),
-        exit_code: -1,
-        seq,
-        synthetic: true,
-      });
+      this.push(syntheticResult(call, why(call, first), seq));
       first = false;
     }
     this.round = null;
@@ -411,13 +390,6 @@ export class Folder {
     this.run = { run_id: p.run_id ?? this.run.run_id, status: p.status };
     this.phase = 'idle';
   }
-}
-
-/** `eager` plus the JSON length of the calls' arguments of `msgs[from..to)`. */
-function counted(msgs: readonly Message[], from: number, to: number, eager: number): number {
-  let n = eager;
-  for (let i = from; i < to; i++) n += argsChars(msgs[i]!);
-  return n;
 }
 
 /** Folds facts into a state in one pass (equivalent to applying each to a new `Folder`). */

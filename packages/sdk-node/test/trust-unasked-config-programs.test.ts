@@ -86,4 +86,28 @@ describe('a command allowed unasked and the programs the repository configuratio
     expect(got.get('b2')?.output).toContain("clean filter 'f' failed");
     expect(existsSync(log)).toBe(false);
   });
+
+  it('PERM-03: a file .git/config includes that does not exist refuses unasked commands until it does; an alias passing -c runs nothing', async () => {
+    const dir = tempRepo();
+    made.push(dir);
+    git(dir, 'config', 'include.path', '../.gitconfig');
+    const log = join(dir, 'RAN');
+    git(dir, 'config', 'alias.x', `-c diff.evil.textconv="sh -c 'echo alias >> ${log}; cat \\"$1\\"' -" diff`);
+    writeFileSync(join(dir, '.gitattributes'), '*.md diff=evil\n');
+    writeFileSync(join(dir, 'README.md'), '# changed\n');
+    const first = await run(dir, [call('b1', 'bash', { command: 'echo hello' })], ['Bash(echo:*)', 'Bash(git x)']);
+    expect(first.got.get('b1')).toMatchObject({ ok: false });
+    expect(first.got.get('b1')?.output).toContain(
+      "the repository's configuration includes .gitconfig, which does not exist",
+    );
+    writeFileSync(join(dir, '.gitconfig'), '');
+    const then = await run(
+      dir,
+      [call('b2', 'bash', { command: 'echo hello' }), call('b3', 'bash', { command: 'git x' })],
+      ['Bash(echo:*)', 'Bash(git x)'],
+    );
+    expect(then.asked).toEqual([]);
+    expect(then.got.get('b2')?.output).toContain('hello');
+    expect(existsSync(log)).toBe(false);
+  });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { neutralValue, overridesOf, repositoryProgramOverrides } from './git-config-programs.js';
+import { missingIncludesOf, neutralValue, overridesOf, repositoryPrograms } from './git-config-programs.js';
 
 const made: string[] = [];
 afterAll(() => {
@@ -23,6 +23,8 @@ describe('the settings of a repository that run a program', () => {
       record('worktree', 'merge.m.driver', 'evil %A'),
       record('local', 'alias.st', '!evil'),
       record('local', 'alias.co', 'checkout'),
+      record('local', 'alias.x', '-c diff.evil.textconv=evil diff'),
+      record('local', 'alias.y', 'log --config-env=core.pager=P'),
       record('local', 'core.pager', 'evil'),
       record('local', 'pager.log', 'evil'),
       record('local', 'credential.https://x.example.helper', 'evil'),
@@ -39,6 +41,8 @@ describe('the settings of a repository that run a program', () => {
       ['filter.f.required', 'true'],
       ['merge.m.driver', ''],
       ['alias.st', ''],
+      ['alias.x', ''],
+      ['alias.y', ''],
       ['core.pager', 'cat'],
       ['pager.log', 'false'],
       ['credential.https://x.example.helper', ''],
@@ -55,15 +59,28 @@ describe('the settings of a repository that run a program', () => {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
     git('init', '-q');
     const files = [join(dir, '.git', 'config'), join(dir, '.gitconfig')];
-    expect(repositoryProgramOverrides(dir, files)).toEqual([]);
+    expect(repositoryPrograms(dir, files).overrides).toEqual([]);
     git('config', 'include.path', '../.gitconfig');
     git('config', '--file', '.gitconfig', 'diff.tool2.command', 'evil');
-    expect(repositoryProgramOverrides(dir, files)).toEqual([['diff.tool2.command', '']]);
+    expect(repositoryPrograms(dir, files).overrides).toEqual([['diff.tool2.command', '']]);
     git('config', '--file', '.gitconfig', 'filter.z.clean', 'evil');
-    expect(repositoryProgramOverrides(dir, files)).toEqual([
+    expect(repositoryPrograms(dir, files).overrides).toEqual([
       ['diff.tool2.command', ''],
       ['filter.z.clean', ''],
       ['filter.z.required', 'true'],
     ]);
+  });
+
+  it('the files its configuration includes that do not exist are named (a command could create one)', () => {
+    const listed = [
+      `local\0file:.git/config\0include.path\n../.gitconfig\0`,
+      `local\0file:.git/config\0includeif.onbranch:main.path\n/abs/extra.cfg\0`,
+      `global\0file:/home/u/.gitconfig\0include.path\n/never/checked\0`,
+      `local\0file:.git/config\0include.path\n../README.md\0`,
+    ].join('');
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-git-includes-'));
+    made.push(dir);
+    execFileSync('touch', [join(dir, 'README.md')]);
+    expect(missingIncludesOf(listed, dir)).toEqual([join(dir, '.gitconfig'), '/abs/extra.cfg']);
   });
 });

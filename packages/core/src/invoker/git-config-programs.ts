@@ -12,6 +12,9 @@
  * so are Git LFS's standard filters.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { textOf } from './git-store.js';
 
 /** One override: a key as git lists it, and the value that runs nothing. */
@@ -19,7 +22,7 @@ export type GitOverride = readonly [key: string, value: string];
 
 /** What a configuration file must mention for any of its settings to run a program. */
 const MENTIONS_PROGRAM =
-  /textconv|command|clean|smudge|process|driver|external|pager|editor|askpass|gitproxy|helper|program|keycommand|tunnel|difffilter|uploadpack|receivepack|cmd|!/i;
+  /textconv|command|clean|smudge|process|driver|external|pager|editor|askpass|gitproxy|helper|program|keycommand|tunnel|difffilter|uploadpack|receivepack|cmd|alias|include|!/i;
 
 /** Git LFS's own filter commands (what `git lfs install` writes), which run only `git-lfs`. */
 const LFS_COMMAND = /^git-lfs (?:clean|smudge|filter-process)(?: --skip)?(?: -- %f)?$/;
@@ -43,7 +46,12 @@ export function neutralValue(key: string, value: string | undefined): string | u
   if (k === 'core.editor' || k === 'sequence.editor') return ':';
   if (/^remote\..+\.uploadpack$/.test(k)) return 'git-upload-pack';
   if (/^remote\..+\.receivepack$/.test(k)) return 'git-receive-pack';
-  if (/^alias\./.test(k) && (value ?? '').trimStart().startsWith('!')) return '';
+  // An alias running a program (`!cmd`), or passing git settings or places of its own (`-c key=…`).
+  if (
+    /^alias\./.test(k) &&
+    /^\s*[!-]|(?:^|\s)(?:-c|--config-env|--exec-path|-C|--git-dir|--work-tree)(?:[\s=]|$)/.test(value ?? '')
+  )
+    return '';
   if (/^submodule\..+\.update$/.test(k) && (value ?? '').trimStart().startsWith('!')) return 'none';
   return undefined;
 }
@@ -72,18 +80,55 @@ export function overridesOf(listed: string): GitOverride[] {
   return [...out];
 }
 
-const cache = new Map<string, { readonly key: string; readonly overrides: readonly GitOverride[] }>();
+/** What the repository's own configuration sets up for git to run (see the module comment). */
+export interface RepositoryPrograms {
+  readonly overrides: readonly GitOverride[];
+  /**
+   * The files it includes that do not exist: a command could create one and have the git it runs
+   * next read it, with settings nobody listed.
+   */
+  readonly missingIncludes: readonly string[];
+}
+
+const NONE: RepositoryPrograms = { overrides: [], missingIncludes: [] };
+
+/**
+ * The files the repository's own configuration includes (`include.path`, `includeIf.*.path`) that
+ * do not exist, resolved as git does (`~/`, absolute, or from the including file's folder).
+ */
+export function missingIncludesOf(listed: string, root: string): string[] {
+  const fields = listed.split('\0');
+  const out: string[] = [];
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    if (fields[i] !== 'local' && fields[i] !== 'worktree') continue;
+    const record = fields[i + 2]!;
+    const nl = record.indexOf('\n');
+    if (nl < 0 || !/^(?:include|includeif\..+)\.path$/i.test(record.slice(0, nl))) continue;
+    const value = record.slice(nl + 1);
+    const origin = fields[i + 1]!.startsWith('file:') ? fields[i + 1]!.slice('file:'.length) : undefined;
+    const path = value.startsWith('~/')
+      ? join(homedir(), value.slice(2))
+      : isAbsolute(value) || origin === undefined
+        ? value
+        : resolve(root, dirname(origin), value);
+    if (value !== '' && !existsSync(path)) out.push(path);
+  }
+  return out;
+}
+
+const cache = new Map<string, { readonly key: string; readonly programs: RepositoryPrograms }>();
 
 /**
  * The overrides for the repository at `root` whose configuration is read from `files` (its own
- * and those they include; see the module comment). Git is asked only when a file mentions a
- * setting that may run a program, and its answer is kept while the files stay the same.
+ * and those they include; see the module comment), and the files it includes that do not exist.
+ * Git is asked only when a file mentions a setting that may run a program or an include, and its
+ * answer is kept while the files stay the same (and, for includes, while they are still missing).
  */
-export function repositoryProgramOverrides(root: string, files: readonly string[]): readonly GitOverride[] {
+export function repositoryPrograms(root: string, files: readonly string[]): RepositoryPrograms {
   const key = files.map(textOf).join('\0');
-  if (!MENTIONS_PROGRAM.test(key)) return [];
+  if (!MENTIONS_PROGRAM.test(key)) return NONE;
   const kept = cache.get(root);
-  if (kept?.key === key) return kept.overrides;
+  if (kept?.key === key && kept.programs.missingIncludes.every((f) => !existsSync(f))) return kept.programs;
   let listed = '';
   try {
     listed = execFileSync(
@@ -94,7 +139,12 @@ export function repositoryProgramOverrides(root: string, files: readonly string[
   } catch {
     // Git cannot read the configuration: the commands' own git cannot either.
   }
-  const overrides = overridesOf(listed);
-  cache.set(root, { key, overrides });
-  return overrides;
+  const programs = { overrides: overridesOf(listed), missingIncludes: missingIncludesOf(listed, root) };
+  cache.set(root, { key, programs });
+  return programs;
+}
+
+/** Why a command allowed unasked is not run while the configuration includes a missing file (`shown`). */
+export function missingIncludeRefusal(shown: string): string {
+  return `the repository's configuration includes ${shown}, which does not exist: a command could create it and have the git it runs next read settings nobody listed (a program to run). The command was not run: create the file (it may be empty) or take the include out of .git/config; a command a person approves still runs`;
 }

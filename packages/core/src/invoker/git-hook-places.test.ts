@@ -128,12 +128,34 @@ describe('the git settings every command allowed unasked runs with', () => {
       GIT_CONFIG_VALUE_2: '/ws/.git/hooks',
       GIT_CONFIG_KEY_3: 'safe.bareRepository',
       GIT_CONFIG_VALUE_3: 'explicit',
-      GIT_CONFIG_COUNT: '4',
+      GIT_CONFIG_KEY_4: 'protocol.ext.allow',
+      GIT_CONFIG_VALUE_4: 'never',
+      GIT_CONFIG_COUNT: '5',
     });
     expect(gitEnvironment(undefined, { GIT_CONFIG_COUNT: 'x' })).toMatchObject({
-      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_COUNT: '4',
       GIT_CONFIG_VALUE_1: '/dev/null',
     });
+  });
+
+  it('a remote of the repository that is an ext:: command (its URL or an insteadOf rewrite) does not run', () => {
+    const root = temp();
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const marker = join(root, 'EXT');
+    execFileSync('git', ['config', 'protocol.ext.allow', 'always'], { cwd: root });
+    execFileSync('git', ['config', 'remote.origin.url', `ext::sh -c touch% ${marker}`], { cwd: root });
+    const env = { ...process.env, ...gitEnvironment(join(root, '.git', 'hooks'), {}) };
+    const fetch = (e?: NodeJS.ProcessEnv) => {
+      try {
+        execFileSync('git', ['fetch', 'origin'], { cwd: root, env: e, stdio: 'ignore', timeout: 10_000 });
+      } catch {
+        // The fetch fails either way: no repository answers.
+      }
+    };
+    fetch(env);
+    expect(existsSync(marker)).toBe(false);
+    fetch(process.env);
+    expect(existsSync(marker)).toBe(true);
   });
 
   it('git reads them above the repository: a fsmonitor in .git/config does not run', () => {

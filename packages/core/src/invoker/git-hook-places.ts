@@ -179,6 +179,8 @@ export function gitEnvironment(
     ['core.fsmonitor', 'false'],
     ['core.hooksPath', hooks ?? '/dev/null'],
     ['safe.bareRepository', 'explicit'],
+    // A remote whose URL (or an `insteadOf` rewrite) is `ext::<command>` runs that command.
+    ['protocol.ext.allow', 'never'],
     ...overrides,
   ];
   for (const [key, value] of pairs) {

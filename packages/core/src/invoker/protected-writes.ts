@@ -32,7 +32,7 @@ import {
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
-import { repositoryProgramOverrides } from './git-config-programs.js';
+import { missingIncludeRefusal, repositoryPrograms } from './git-config-programs.js';
 import { gitPointerProblem, pointerRefusal } from './git-pointers.js';
 import type { GitFolders } from './git-store.js';
 import { type CommandWatch, gitWatch } from './git-watch.js';
@@ -263,20 +263,28 @@ export function unaskedHold(
   // Hooks run only from a folder that exists as the command starts (one it makes is not read-only for it).
   const folder = git === undefined ? undefined : (configured ?? join(git.common, 'hooks'));
   const hooks = folder !== undefined && existsSync(folder) ? folder : undefined;
-  const overrides =
+  const programs =
     git === undefined
-      ? []
-      : repositoryProgramOverrides(
+      ? undefined
+      : repositoryPrograms(
           root,
           configs.map((c) => c.path),
         );
+  const overrides = programs?.overrides ?? [];
   const commandEnv = { ...gitEnvironment(hooks, env, overrides), ...pinnedGitFiles(env) };
   const problem = gitPointerProblem(root);
+  const missing = programs?.missingIncludes[0];
+  const refusal =
+    problem !== undefined
+      ? pointerRefusal(problem)
+      : missing === undefined
+        ? undefined
+        : missingIncludeRefusal(shownPath(root, missing));
   const watch = gitWatch(
     root,
     git,
     configs.map((c) => c.path),
-    problem === undefined ? undefined : pointerRefusal(problem),
+    refusal,
   );
   const turnedOff = overrides.map(([key]) => key).filter((key) => !key.endsWith('.required'));
   if (!canHide(exec, root)) return { policy, configs, env: commandEnv, watch, turnedOff };

@@ -173,7 +173,8 @@ export async function workspaceGlob(
   }
   if (!rest.split('/').includes('..')) return anchored ? `/${rest}` : rest;
   const out: string[] = [];
-  for (const seg of rest.split('/')) {
+  // `.` is the folder itself: it is no name a `..` could climb back out of.
+  for (const seg of rest.split('/').filter((x) => x !== '.')) {
     if (seg !== '..') {
       out.push(seg);
       continue;

@@ -208,6 +208,7 @@ function innerCode(
   }
   if (base === 'find') return findExec(args, context);
   if (base === 'mapfile' || base === 'readarray') return mapfileCallback(args, shell);
+  if (base === 'compgen') return compgenCode(args, shell);
   // `export GIT_PAGER='rm x'` (and `declare -x`…) sets what later commands run.
   if (DECLARING.has(base))
     return args.flatMap((w) => {
@@ -239,6 +240,26 @@ function mapfileCallback(args: readonly ShellWord[], shell: (w: ShellWord | unde
     if (t === '--' || !t.startsWith('-') || t === '-') break;
     for (let c = 1; c < t.length; c++) {
       if (!'dnOsuCc'.includes(t[c]!)) continue;
+      const value = c + 1 < t.length ? syntheticWord(t.slice(c + 1)) : args[++i];
+      if (t[c] === 'C') out.push(...(value === undefined ? [] : shell(value)));
+      break;
+    }
+  }
+  return out;
+}
+
+// `compgen -C 'cmd' w` runs `cmd` to list its words; `-F f` runs the shell function `f`, which
+// cannot be read here. Options end at the first operand.
+function compgenCode(args: readonly ShellWord[], shell: (w: ShellWord | undefined) => readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return w.text.startsWith(HOLE) || w.text.startsWith('-') ? [OPAQUE] : out;
+    const t = w.text;
+    if (t === '--' || !t.startsWith('-') || t === '-') break;
+    for (let c = 1; c < t.length; c++) {
+      if (!'oAGWFCXPS'.includes(t[c]!)) continue;
+      if (t[c] === 'F') return [OPAQUE];
       const value = c + 1 < t.length ? syntheticWord(t.slice(c + 1)) : args[++i];
       if (t[c] === 'C') out.push(...(value === undefined ? [] : shell(value)));
       break;

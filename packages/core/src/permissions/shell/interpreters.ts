@@ -102,7 +102,7 @@ const LANGUAGES: readonly Language[] = [
     language: 'perl',
     code: 'eE',
     valued: 'I',
-    attached: 'Mmixl0CdDF',
+    attached: 'MmixCdDF',
     noCode: ['-v', '-V', '--version', '--help'],
   },
   { name: /^ruby[0-9.]*$/, language: 'ruby', code: 'e', valued: 'rICEx', noCode: ['-v', '--version', '-h', '--help'] },
@@ -150,16 +150,23 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
     }
     for (let c = 1; c < t.length; c++) {
       const letter = t[c]!;
-      if (lang.attached?.includes(letter)) {
-        if (lang.language === 'perl' && (letter === 'M' || letter === 'm'))
-          preamble += `use ${
-            t
-              .slice(c + 1)
-              .replace(/^-/, '')
-              .split('=')[0]
-          };\n`;
-        break;
+      if (lang.language === 'perl') {
+        // `-l` and `-0` take only digits (`-0x1F` hex) and the letters after them are options again.
+        if (letter === 'l' || letter === '0') {
+          c += /^(?:x[0-9a-fA-F]*|[0-7]*)/.exec(t.slice(c + 1))![0].length;
+          continue;
+        }
+        // A debugger module (`-d:Mod`) runs a module's code; a `-M`/`-m` value holding more than a
+        // module name and its import list (`-Mstrict;system(…)`) is code.
+        if (letter === 'd') return true;
+        if (letter === 'M' || letter === 'm') {
+          const value = t.slice(c + 1);
+          if (!/^-?[A-Za-z_][\w:]*(?:=[\w:,.-]*)?$/.test(value)) return true;
+          preamble += `use ${value.replace(/^-/, '').split('=')[0]};\n`;
+          break;
+        }
       }
+      if (lang.attached?.includes(letter)) break;
       if (lang.code.includes(letter))
         return codeIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1], lang.language, preamble);
       if (lang.module?.includes(letter)) return moduleIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1]);

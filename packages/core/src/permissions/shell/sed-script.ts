@@ -128,11 +128,17 @@ export function readSedScript(script: string): SedScriptFacts {
   const skip = (set: RegExp) => {
     while (i < n && set.test(script[i]!)) i++;
   };
-  // Skips a delimited part (`/re/`, `s` fields): true when its closing delimiter was found.
-  const delimited = (delim: string): boolean => {
+  // Skips a delimited part (`/re/`, `s` fields): true when its closing delimiter was found. In a
+  // regular expression (`regex`), a bracket expression (`[/]`, `[]/]`, `[[:alpha:]/]`) holds the
+  // delimiter as a character, as GNU sed reads it.
+  const delimited = (delim: string, regex = false): boolean => {
     for (; i < n; i++) {
       if (script[i] === '\\') i++;
-      else if (script[i] === delim) {
+      else if (regex && script[i] === '[') {
+        const close = bracketEnd(script, i);
+        if (close < 0) return false;
+        i = close;
+      } else if (script[i] === delim) {
         i++;
         return true;
       } else if (script[i] === '\n' && delim !== '\n') return false;
@@ -153,13 +159,13 @@ export function readSedScript(script: string): SedScriptFacts {
   const address = (): boolean => {
     if (script[i] === '/') {
       i++;
-      if (!delimited('/')) return false;
+      if (!delimited('/', true)) return false;
       skip(/[IM]/);
     } else if (script[i] === '\\') {
       const delim = script[i + 1];
       if (delim === undefined) return false;
       i += 2;
-      if (!delimited(delim)) return false;
+      if (!delimited(delim, true)) return false;
       skip(/[IM]/);
     } else if (script[i] === '$') i++;
     else if (/[0-9]/.test(script[i] ?? '')) skip(/[0-9~]/);
@@ -169,7 +175,9 @@ export function readSedScript(script: string): SedScriptFacts {
     skip(/[\s;}]/);
     if (i >= n) break;
     if (script[i] === '#') {
-      textToLineEnd();
+      // A comment ends at the end of its line, a backslash before it or not.
+      const end = script.indexOf('\n', i);
+      i = end === -1 ? n : end;
       continue;
     }
     if (!address()) return unreadable;
@@ -188,7 +196,7 @@ export function readSedScript(script: string): SedScriptFacts {
     if (command === 's' || command === 'y') {
       const delim = script[i++];
       if (delim === undefined || delim === '\n' || delim === '\\') return unreadable;
-      if (!delimited(delim) || !delimited(delim)) return unreadable;
+      if (!delimited(delim, command === 's') || !delimited(delim)) return unreadable;
       if (command === 'y') continue;
       while (i < n && /[gpiImMe0-9w]/.test(script[i]!)) {
         if (script[i] === 'e') return unreadable;
@@ -225,6 +233,25 @@ export function readSedScript(script: string): SedScriptFacts {
     if (!'=dDgGhHnNpPxzF'.includes(command)) return unreadable;
   }
   return { runs: false, writes };
+}
+
+/**
+ * The index of the `]` that closes the bracket expression opening at `at` (`[` in `s`), or -1: a
+ * `]` first (after `^`) is a member, and `[:class:]`, `[=c=]`, `[.c.]` are read whole.
+ */
+function bracketEnd(s: string, at: number): number {
+  let i = at + 1;
+  if (s[i] === '^') i++;
+  if (s[i] === ']') i++;
+  for (; i < s.length; i++) {
+    if (s[i] === '\n') return -1;
+    if (s[i] === '[' && (s[i + 1] === ':' || s[i + 1] === '=' || s[i + 1] === '.')) {
+      const close = s.indexOf(`${s[i + 1]}]`, i + 2);
+      if (close < 0) return -1;
+      i = close + 1;
+    } else if (s[i] === ']') return i;
+  }
+  return -1;
 }
 
 /** True when a sed script runs a command (`e`, or an `s` with the `e` flag), or cannot be read. */

@@ -155,6 +155,8 @@ describe('glob: path-sorted paging', () => {
       ['/etc/*', 'is an absolute path outside the workspace'],
       ['../*.ts', 'climbs above the folder'],
       ['src/*/../../../x', 'climbs with .. after'],
+      ['./../*', 'climbs above the folder'],
+      ['src/./../../*', 'climbs above the folder'],
     ] as const) {
       const error = await call(globTool, ws, { pattern }).catch((e: unknown) => e);
       expect(error, pattern).toMatchObject({ code: 'WORKSPACE_PATH', field: 'pattern' });
