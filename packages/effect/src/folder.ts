@@ -11,7 +11,7 @@ import {
 } from './fold-messages.js';
 import type { PayloadOf, ToolCall, ToolSpec, Usage } from './kinds.js';
 import { resolveRecipe, type Recipe, type ResolvedRecipe } from './recipe.js';
-import type { Counters, FoldState, FoldView, Message, PendingQuestion, Phase, RunInfo } from './state.js';
+import type { Counters, FoldState, Message, PendingQuestion, Phase, RunInfo } from './state.js';
 import { compactStart, nextCallOf, overThreshold, ZERO, type Round } from './fold-parts.js';
 import { contextChars, lazyView } from './fold-view.js';
 
