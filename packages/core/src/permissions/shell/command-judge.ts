@@ -207,8 +207,7 @@ function innerCode(
     });
   }
   if (base === 'find') return findExec(args, context);
-  if (base === 'mapfile' || base === 'readarray') return mapfileCallback(args, shell);
-  if (base === 'compgen') return compgenCode(args, shell);
+  if (Object.hasOwn(CALLBACKS, base)) return builtinCallback(base, args, shell);
   // `export GIT_PAGER='rm x'` (and `declare -x`…) sets what later commands run.
   if (DECLARING.has(base))
     return args.flatMap((w) => {
@@ -229,28 +228,23 @@ function innerCode(
   return [];
 }
 
-// `mapfile -C 'cmd' -c 1 arr` runs `cmd` (with an index and a line added) every `-c` lines read.
-// Options end at the first operand, as for every builtin.
-function mapfileCallback(args: readonly ShellWord[], shell: (w: ShellWord | undefined) => readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i]!;
-    if (!isStatic(w)) return w.text.startsWith(HOLE) || w.text.startsWith('-') ? [OPAQUE] : out;
-    const t = w.text;
-    if (t === '--' || !t.startsWith('-') || t === '-') break;
-    for (let c = 1; c < t.length; c++) {
-      if (!'dnOsuCc'.includes(t[c]!)) continue;
-      const value = c + 1 < t.length ? syntheticWord(t.slice(c + 1)) : args[++i];
-      if (t[c] === 'C') out.push(...(value === undefined ? [] : shell(value)));
-      break;
-    }
-  }
-  return out;
-}
+// Builtins that run a command they are given: `mapfile -C 'cmd' -c 1 arr` (with an index and a
+// line added, every `-c` lines read) and `compgen -C 'cmd' w` (to list its words); `compgen -F f`
+// runs the shell function `f`, which cannot be read here.
+const CALLBACKS: Readonly<Record<string, { readonly valued: string; readonly opaque: string }>> = {
+  mapfile: { valued: 'dnOsuCc', opaque: '' },
+  readarray: { valued: 'dnOsuCc', opaque: '' },
+  compgen: { valued: 'oAGWFCXPS', opaque: 'F' },
+};
 
-// `compgen -C 'cmd' w` runs `cmd` to list its words; `-F f` runs the shell function `f`, which
-// cannot be read here. Options end at the first operand.
-function compgenCode(args: readonly ShellWord[], shell: (w: ShellWord | undefined) => readonly string[]): string[] {
+// The code the builtin `base` runs from its `-C` option (see CALLBACKS); options end at the first
+// operand, as for every builtin.
+function builtinCallback(
+  base: string,
+  args: readonly ShellWord[],
+  shell: (w: ShellWord | undefined) => readonly string[],
+): string[] {
+  const { valued, opaque } = CALLBACKS[base]!;
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
@@ -258,8 +252,8 @@ function compgenCode(args: readonly ShellWord[], shell: (w: ShellWord | undefine
     const t = w.text;
     if (t === '--' || !t.startsWith('-') || t === '-') break;
     for (let c = 1; c < t.length; c++) {
-      if (!'oAGWFCXPS'.includes(t[c]!)) continue;
-      if (t[c] === 'F') return [OPAQUE];
+      if (!valued.includes(t[c]!)) continue;
+      if (opaque.includes(t[c]!)) return [OPAQUE];
       const value = c + 1 < t.length ? syntheticWord(t.slice(c + 1)) : args[++i];
       if (t[c] === 'C') out.push(...(value === undefined ? [] : shell(value)));
       break;
