@@ -120,12 +120,17 @@ const cache = new Map<string, { readonly key: string; readonly programs: Reposit
 
 /**
  * The overrides for the repository at `root` whose configuration is read from `files` (its own
- * and those they include; see the module comment), and the files it includes that do not exist.
+ * and those they include; see the module comment; `texts`: their texts, when the caller has read
+ * them), and the files it includes that do not exist.
  * Git is asked only when a file mentions a setting that may run a program or an include, and its
  * answer is kept while the files stay the same (and, for includes, while they are still missing).
  */
-export function repositoryPrograms(root: string, files: readonly string[]): RepositoryPrograms {
-  const key = files.map(textOf).join('\0');
+export function repositoryPrograms(
+  root: string,
+  files: readonly string[],
+  texts: readonly string[] = files.map(textOf),
+): RepositoryPrograms {
+  const key = texts.join('\0');
   if (!MENTIONS_PROGRAM.test(key)) return NONE;
   const kept = cache.get(root);
   if (kept?.key === key && kept.programs.missingIncludes.every((f) => !existsSync(f))) return kept.programs;

@@ -106,7 +106,8 @@ function gitOutput(root: string, args: readonly string[]): string | undefined {
  * `core.hooksPath` names (in any of them, or in a file one includes), and the files they include
  * (`include.path`, `includeIf`: a project that includes a file it tracks, `include.path =
  * ../.gitconfig`, lets whoever writes that file set an alias or a filter), relative paths read from
- * `top`, the repository's top folder. The files are read once; git is asked only when one of them
+ * `top`, the repository's top folder. The files are read once (`texts`, when the caller has read
+ * them); git is asked only when one of them
  * mentions `hooksPath` or an include, and its answer is kept while they stay the same.
  */
 export function configuredPlaces(
@@ -114,8 +115,9 @@ export function configuredPlaces(
   ownHooks: string,
   top: string,
   configs: readonly string[],
+  texts: readonly string[] = configs.map(textOf),
 ): ConfiguredPlaces {
-  const key = configs.map(textOf).join('\0');
+  const key = texts.join('\0');
   const mentionsHooks = /hookspath/i.test(key);
   const mentionsIncludes = /\[\s*include/i.test(key);
   if (!mentionsHooks && !mentionsIncludes) return NONE_CONFIGURED;

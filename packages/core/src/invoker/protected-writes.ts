@@ -34,7 +34,7 @@ import {
 } from './git-hook-places.js';
 import { missingIncludeRefusal, repositoryPrograms } from './git-config-programs.js';
 import { gitPointerProblem, pointerRefusal } from './git-pointers.js';
-import type { GitFolders } from './git-store.js';
+import { type GitFolders, textOf } from './git-store.js';
 import { type CommandWatch, gitWatch } from './git-watch.js';
 import { holdNestedConfigs } from './nested-config.js';
 import { userCodeRules } from './user-code-places.js';
@@ -248,6 +248,8 @@ export function unaskedHold(
   const git = enclosingGitFolders(root);
   const modules = git === undefined ? [] : submoduleGitDirs(git.common);
   const listed = unaskedGitConfigs(root, git, modules, env);
+  // Each configuration file is read once, for the places it sends git and the programs it names.
+  const texts = git === undefined ? [] : listed.map((c) => textOf(c.path));
   const places =
     git === undefined
       ? undefined
@@ -256,6 +258,7 @@ export function unaskedHold(
           join(git.common, 'hooks'),
           dirname(git.dotGit),
           listed.map((c) => c.path),
+          texts,
         );
   const included = places?.included ?? [];
   const configs = [...listed, ...included.map((path) => ({ path, shown: shownPath(root, path) }))];
@@ -269,6 +272,7 @@ export function unaskedHold(
       : repositoryPrograms(
           root,
           configs.map((c) => c.path),
+          [...texts, ...included.map(textOf)],
         );
   const overrides = programs?.overrides ?? [];
   const commandEnv = { ...gitEnvironment(hooks, env, overrides), ...pinnedGitFiles(env) };
