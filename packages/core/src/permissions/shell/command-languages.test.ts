@@ -144,3 +144,27 @@ describe('command languages and run-as wrappers under a deny rule', () => {
     expect(sedRunsCommands('k')).toBe(true);
   });
 });
+
+describe('a sed word computed at run time before the files', () => {
+  it.each([
+    [
+      `for f in *.txt; do sed -i 's/a/b/' "$f"; done`,
+      /the word "\$f"/,
+      `for f in *.txt; do sed -i 's/a/b/' -- "$f"; done`,
+    ],
+    [
+      "grep -rl foo | xargs sed -i 's/foo/bar/'",
+      /a word read at run time \(from xargs\)/,
+      "grep -rl foo | xargs sed -i 's/foo/bar/' --",
+    ],
+  ])(
+    'PERM-02: %j is held to Bash(rm:*), and the reason names the word and says to put -- before the files',
+    (command, word, fixed) => {
+      const evaluated = policy.evaluate('bash', { command });
+      expect(evaluated.decision).toBe('deny');
+      expect(evaluated.rule).toMatch(word);
+      expect(evaluated.rule).toMatch(/could be an option that runs commands .*put `--` before the files/);
+      expect(decision(fixed)).toBe('allow');
+    },
+  );
+});

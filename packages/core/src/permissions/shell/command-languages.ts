@@ -10,7 +10,8 @@
 import { type OptionSpec, scanOptions } from './command-options.js';
 import type { ExecValue } from './exec-options.js';
 import { readSedArguments, sedRunsCommands } from './sed-script.js';
-import { isStatic, type ShellWord } from './shell-word.js';
+import { noteOpaque } from './shell-scan.js';
+import { HOLE, isStatic, type ShellWord } from './shell-word.js';
 
 const OPAQUE: ExecValue[] = [null];
 
@@ -41,10 +42,20 @@ export function commandLanguageCode(base: string, args: readonly ShellWord[]): E
 // script the judge cannot see; `--sandbox` makes sed refuse `e`, `r` and `w`.
 function sed(args: readonly ShellWord[]): ExecValue[] {
   const read = readSedArguments(args);
-  if (read === undefined || read.hiddenOptions) return OPAQUE;
+  if (read === undefined) return OPAQUE;
+  if (read.hiddenOption !== undefined) {
+    noteOpaque(hiddenSedOption(read.hiddenOption));
+    return OPAQUE;
+  }
   if (read.sandbox) return [];
   if (read.fromFile) return OPAQUE;
   return read.scripts.some(sedRunsCommands) ? OPAQUE : [];
+}
+
+// Why a sed line with `word` (computed at run time, before any `--`) cannot be judged, and the fix.
+function hiddenSedOption(word: ShellWord): string {
+  const shown = word.raw.includes(HOLE) ? 'a word read at run time (from xargs)' : `the word ${word.raw}`;
+  return `sed's ${shown} is known only when the command runs and could be an option that runs commands (\`-e\`, \`-f\`); put \`--\` before the files (\`sed -i 's/a/b/' -- "$f"\`)`;
 }
 
 const SQLITE_RUNS = /\.(?:sh(?:ell)?|system|once|output|excel|import|read|load)\b|\bedit\s*\(|load_extension/i;

@@ -16,10 +16,10 @@ export interface SedArguments {
   /** True with `--sandbox`: sed then refuses the `e`, `r` and `w` commands. */
   readonly sandbox: boolean;
   /**
-   * True when a word computed at run time may be an option (`"$x"` may be `-ee cmd`, a word xargs
-   * adds may be `-fscript`): what the line runs and writes then cannot be known from its text.
+   * The first word computed at run time that may be an option (`"$x"` may be `-ee cmd`, a word
+   * xargs adds may be `-fscript`): what the line runs and writes then cannot be known from its text.
    */
-  readonly hiddenOptions: boolean;
+  readonly hiddenOption?: ShellWord;
 }
 
 const SED_FLAGS = 'nErsuzb';
@@ -54,14 +54,14 @@ export function readSedArguments(args: readonly ShellWord[]): SedArguments | und
   const operands: ShellWord[] = [];
   let fromFile = false;
   let sandbox = false;
-  let hiddenOptions = false;
+  let hiddenOption: ShellWord | undefined;
   const staticText = (w: ShellWord | undefined): string | null => (w !== undefined && isStatic(w) ? w.text : null);
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const t = w.text;
     if (!isStatic(w)) {
       if (t.startsWith('-')) return undefined;
-      if (t.startsWith(HOLE) && w.foundPath !== true) hiddenOptions = true;
+      if (t.startsWith(HOLE) && w.foundPath !== true) hiddenOption ??= w;
       operands.push(w);
       continue;
     }
@@ -104,7 +104,7 @@ export function readSedArguments(args: readonly ShellWord[]): SedArguments | und
       scripts.push(script.text);
     }
   }
-  return { scripts, fromFile, sandbox, hiddenOptions };
+  return { scripts, fromFile, sandbox, ...(hiddenOption === undefined ? {} : { hiddenOption }) };
 }
 
 /** What a sed script does besides editing its input. */
@@ -268,6 +268,6 @@ export function sedScriptWrites(args: readonly ShellWord[]): string[] {
   const read = readSedArguments(args);
   if (read === undefined || (read.fromFile && !read.sandbox)) return [HOLE];
   const writes = read.scripts.flatMap((s) => readSedScript(s).writes);
-  if (read.hiddenOptions) return [HOLE, ...writes];
+  if (read.hiddenOption !== undefined) return [HOLE, ...writes];
   return read.sandbox ? [] : writes;
 }

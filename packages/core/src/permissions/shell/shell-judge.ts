@@ -8,7 +8,7 @@
 import { judgeSimpleCommand } from './command-judge.js';
 import { lexShell, type ShellToken } from './shell-lexer.js';
 import { givesInput, parseSimpleCommands } from './shell-parser.js';
-import { giveUp, MAX_SHELL_NESTING, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
+import { giveUp, MAX_SHELL_NESTING, opaqueReason, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
 import { newCommand, noteSecrets, noteWrites, startLineFacts, takeLineFacts } from './line-facts.js';
 
@@ -102,12 +102,13 @@ export function judgeShellCommand(command: string): ShellJudgement {
   const unreadable = unreadableReason();
   if (unreadable !== undefined) judged.push(OPAQUE);
   const subjects = [...new Set(judged)];
+  const why = unreadable ?? (subjects.includes(OPAQUE) ? opaqueReason() : undefined);
   return {
     subjects,
     opaque: subjects.includes(OPAQUE),
     writes: written,
     relinked,
     secrets,
-    ...(unreadable === undefined ? {} : { unreadable }),
+    ...(why === undefined ? {} : { unreadable: why }),
   };
 }

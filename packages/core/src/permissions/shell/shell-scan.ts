@@ -11,9 +11,10 @@ import { isEnvironmentLike } from './shell-word.js';
 // `((` or `{a,`) would otherwise cost quadratic time. When it runs out, or the command nests
 // deeper than the judge reads, scans end at once and the judgement reports the command as opaque,
 // with the reason.
-const meter: { left: number; unreadable: string | undefined } = {
+const meter: { left: number; unreadable: string | undefined; opaque: string | undefined } = {
   left: Number.POSITIVE_INFINITY,
   unreadable: undefined,
+  opaque: undefined,
 };
 
 /** Shell code nested deeper than this (`sh -c "sh -c '…'"`, `find -exec find -exec …`) is not read: it is opaque. */
@@ -27,6 +28,7 @@ const MAX_EXPANSION_NESTING = 32;
 export function startScanBudget(steps: number): void {
   meter.left = steps;
   meter.unreadable = undefined;
+  meter.opaque = undefined;
 }
 
 /**
@@ -35,6 +37,19 @@ export function startScanBudget(steps: number): void {
  */
 export function unreadableReason(): string | undefined {
   return meter.unreadable;
+}
+
+/**
+ * Notes why one part of the command is opaque although the scan goes on (a sed word that may be
+ * an option): the judgement reports the first such reason when nothing made it unreadable.
+ */
+export function noteOpaque(reason: string): void {
+  meter.opaque ??= reason;
+}
+
+/** The first reason given to {@link noteOpaque} in the current judgement. */
+export function opaqueReason(): string | undefined {
+  return meter.opaque;
 }
 
 /** Ends the current judgement's scanning: the command is unreadable for `reason`. */
