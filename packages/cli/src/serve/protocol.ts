@@ -141,6 +141,12 @@ export const sessionOpenParams = closed({
     .describe(
       "The person trusts the workspace's config file: needed when it would start MCP servers' commands, run hooks, let tools run unasked, redirect a provider, choose the model (unless params.model is given) or add to what it is told (remembered per folder and file content).",
     ),
+  ignoreWorkspaceConfig: z
+    .boolean()
+    .optional()
+    .describe(
+      "Leave the workspace's config file out entirely (no trust is asked; not with trustWorkspace): as a3s --ignore-workspace-config.",
+    ),
   permissions: closed({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
     .optional()
     .describe("Permission rules added to the CLI's (read-only tools allowed) and the workspace config file's."),

@@ -90,6 +90,12 @@ export class ServeSessions {
         `Invalid params: params.workspace: '${cwd}' ${notFolder}; allowed: an existing folder (a relative path resolves against the server's folder, '${this.#io.cwd}')`,
         { field: 'params.workspace' },
       );
+    if (p.trustWorkspace === true && p.ignoreWorkspaceConfig === true)
+      throw new RpcError(
+        RPC_ERROR.invalidParams,
+        "Invalid params: params.trustWorkspace and params.ignoreWorkspaceConfig: give one (trust the workspace's config file, or leave it out)",
+        { field: 'params.ignoreWorkspaceConfig' },
+      );
     const flags = {
       model: p.model,
       cwd,
@@ -97,6 +103,7 @@ export class ServeSessions {
       yolo: p.yolo === true,
       plan: p.plan === true,
       trustWorkspace: p.trustWorkspace === true,
+      ignoreWorkspaceConfig: p.ignoreWorkspaceConfig === true,
     };
     const rules = p.permissions ?? {};
     const opening = openSession(flags, this.#io.env, {
