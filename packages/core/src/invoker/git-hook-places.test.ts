@@ -130,10 +130,12 @@ describe('the git settings every command allowed unasked runs with', () => {
       GIT_CONFIG_VALUE_3: 'explicit',
       GIT_CONFIG_KEY_4: 'protocol.ext.allow',
       GIT_CONFIG_VALUE_4: 'never',
-      GIT_CONFIG_COUNT: '5',
+      GIT_CONFIG_KEY_5: 'protocol.file.allow',
+      GIT_CONFIG_VALUE_5: 'never',
+      GIT_CONFIG_COUNT: '6',
     });
     expect(gitEnvironment(undefined, { GIT_CONFIG_COUNT: 'x' })).toMatchObject({
-      GIT_CONFIG_COUNT: '4',
+      GIT_CONFIG_COUNT: '5',
       GIT_CONFIG_VALUE_1: '/dev/null',
     });
   });

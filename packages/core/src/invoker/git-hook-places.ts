@@ -156,7 +156,8 @@ const MAX_HOST_PAIRS = 64;
 /**
  * The environment that has every git a command runs read, above any repository's configuration:
  * no fsmonitor program, hooks only from `hooks` (the workspace repository's own folder, or none),
- * and no repository found implicitly in a bare git folder (one the file tools may have written).
+ * no repository found implicitly in a bare git folder (one the file tools may have written), and no
+ * remote reached through a command (`ext::`) or on this machine (a local path or `file://`).
  * So a repository the command makes or changes itself (`git init && echo … >> .git/config && git
  * status`) cannot have git run a program through these. The host's own pairs (`env`) come first,
  * `overrides` (see `git-config-programs.ts`) last.
@@ -183,6 +184,10 @@ export function gitEnvironment(
     ['safe.bareRepository', 'explicit'],
     // A remote whose URL (or an `insteadOf` rewrite) is `ext::<command>` runs that command.
     ['protocol.ext.allow', 'never'],
+    // A remote that is a local path or `file://` URL (`git push ../x.git`, `git fetch .`) is served
+    // by a git started without these settings, in that repository's own configuration: its
+    // hooks, `core.alternateRefsCommand` and `tar.<format>.command` would run.
+    ['protocol.file.allow', 'never'],
     ...overrides,
   ];
   for (const [key, value] of pairs) {

@@ -344,6 +344,11 @@ const REFUSED_WRITE = /Read-only file system|Device or resource busy/;
 /** What git says when a program a setting names was turned off (an empty command, a filter made required). */
 const PROGRAM_FAILED = /cannot run :|external diff died|(?:clean|smudge|process) filter '?[^'\s]*'? failed|empty alias/;
 
+/** What git says when a remote on this machine was refused (`protocol.file.allow=never`). */
+const LOCAL_TRANSPORT = /transport 'file' not allowed/;
+const LOCAL_TRANSPORT_NOTE =
+  "[a command a rule allows without asking cannot reach a repository on this machine (a local path or file:// remote: git push ../x.git, git fetch ., git clone ../y): that repository's own hooks and configuration would run programs; such a command needs a person's approval]";
+
 function programsNote(keys: readonly string[]): string {
   const shown = keys.length > 6 ? `${keys.slice(0, 6).join(', ')}, …` : keys.join(', ');
   return `[the repository's configuration names programs for git to run (${shown}); a command a rule allows without asking runs git with them turned off, so git stops where it would run one: \`git diff --no-ext-diff --no-textconv\` shows changes without them; anything else that needs them (adding a file through a filter, an alias that runs a program) needs a person's approval]`;
@@ -363,7 +368,9 @@ export function unaskedCommandNote(
   return (result) => {
     if (result.exitCode === 0) return undefined;
     const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
-    const programs = turnedOff.length > 0 && PROGRAM_FAILED.test(text) ? programsNote(turnedOff) : undefined;
+    const local = LOCAL_TRANSPORT.test(text) ? LOCAL_TRANSPORT_NOTE : undefined;
+    const found = turnedOff.length > 0 && PROGRAM_FAILED.test(text) ? programsNote(turnedOff) : undefined;
+    const programs = local === undefined ? found : found === undefined ? local : `${local}\n${found}`;
     if (!REFUSED_WRITE.test(text)) return programs;
     return `${programs === undefined ? '' : `${programs}\n`}[a command a rule allows without asking cannot change ${ruled}git's hooks, configuration or pointers (.git/hooks, .git/config, .git/commondir, a worktree's .git file, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, in any folder; ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...), ~/.ssh, or the programs, packages and toolchain settings in the user's home (~/.local/bin, ~/.local/lib, ~/.cargo/config.toml, ...): they are read-only for it; a command that must change them needs a person's approval]`;
   };
