@@ -121,7 +121,8 @@ const cache = new Map<string, { readonly key: string; readonly programs: Reposit
 /**
  * The overrides for the repository at `root` whose configuration is read from `files` (its own
  * and those they include; see the module comment; `texts`: their texts, when the caller has read
- * them), and the files it includes that do not exist.
+ * them; `sleeping`: the settings of included files git does not read now, listed as git lists
+ * settings), and the files it includes that do not exist.
  * Git is asked only when a file mentions a setting that may run a program or an include, and its
  * answer is kept while the files stay the same (and, for includes, while they are still missing).
  */
@@ -129,6 +130,7 @@ export function repositoryPrograms(
   root: string,
   files: readonly string[],
   texts: readonly string[] = files.map(textOf),
+  sleeping = '',
 ): RepositoryPrograms {
   const key = texts.join('\0');
   if (!MENTIONS_PROGRAM.test(key)) return NONE;
@@ -144,6 +146,7 @@ export function repositoryPrograms(
   } catch {
     // Git cannot read the configuration: the commands' own git cannot either.
   }
+  listed += sleeping;
   const programs = { overrides: overridesOf(listed), missingIncludes: missingIncludesOf(listed, root) };
   cache.set(root, { key, programs });
   return programs;
@@ -152,4 +155,9 @@ export function repositoryPrograms(
 /** Why a command allowed unasked is not run while the configuration includes a missing file (`shown`). */
 export function missingIncludeRefusal(shown: string): string {
   return `the repository's configuration includes ${shown}, which does not exist: a command could create it and have the git it runs next read settings nobody listed (a program to run). The command was not run: create the file (it may be empty) or take the include out of .git/config; a command a person approves still runs`;
+}
+
+/** Why a command allowed unasked is not run while the configuration includes more files than are read for it (`shown` is the first not read). */
+export function unreadIncludeRefusal(shown: string): string {
+  return `the repository's configuration includes more files than a command allowed without asking is held to (${shown} and after it, through includes git reads only on some branches): a command could make git read settings nobody listed (a program to run). The command was not run: take the includes out of .git/config; a command a person approves still runs`;
 }

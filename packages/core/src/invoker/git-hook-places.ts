@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { type SleepingIncludes, sleepingIncludes } from './git-sleeping-includes.js';
 import { type GitFolders, gitFolders, textOf } from './git-store.js';
 
 /** Most folders climbed from the workspace to find the repository it is in. */
@@ -80,11 +81,18 @@ export function worktreeConfigs(common: string): string[] {
 export interface ConfiguredPlaces {
   /** The hooks folder a setting names (`core.hooksPath`), as an absolute path, when it is not the repository's own. */
   readonly hooks: string | undefined;
-  /** The files other than the configuration files given that git reads settings from through an include. */
+  /**
+   * The files other than the configuration files given that git reads settings from through an
+   * include, or would read on another branch (see `git-sleeping-includes.ts`).
+   */
   readonly included: readonly string[];
+  /** The settings of those git does not read now, as `git config --list --show-origin --show-scope -z` lists settings. */
+  readonly sleeping: string;
+  /** The first included file past those read, when there are too many: no command is held to it. */
+  readonly unread?: string;
 }
 
-const NONE_CONFIGURED: ConfiguredPlaces = { hooks: undefined, included: [] };
+const NONE_CONFIGURED: ConfiguredPlaces = { hooks: undefined, included: [], sleeping: '' };
 const placesCache = new Map<string, { readonly key: string; readonly places: ConfiguredPlaces }>();
 
 function gitOutput(root: string, args: readonly string[]): string | undefined {
@@ -117,28 +125,40 @@ export function configuredPlaces(
   configs: readonly string[],
   texts: readonly string[] = configs.map(textOf),
 ): ConfiguredPlaces {
-  const key = texts.join('\0');
-  const mentionsHooks = /hookspath/i.test(key);
-  const mentionsIncludes = /\[\s*include/i.test(key);
+  const own = texts.join('\0');
+  const mentionsHooks = /hookspath/i.test(own);
+  const mentionsIncludes = /\[\s*include/i.test(own);
   if (!mentionsHooks && !mentionsIncludes) return NONE_CONFIGURED;
   const kept = placesCache.get(root);
-  if (kept?.key === key) return kept.places;
+  // The files git does not read now are read here: their texts are part of what the answer is kept for.
+  const keyOf = (places: ConfiguredPlaces): string =>
+    places.included.length === 0 ? own : `${own}\0${places.included.map(textOf).join('\0')}`;
+  if (kept !== undefined && kept.key === keyOf(kept.places)) return kept.places;
   // An included file may name the hooks folder too.
   const out = gitOutput(root, ['rev-parse', '--git-path', 'hooks'])?.trim();
   const path = out === undefined || out === '' ? undefined : resolve(root, out);
   const hooks = path === undefined || path === resolve(ownHooks) ? undefined : path;
   const files = new Set<string>();
+  let sleeping: SleepingIncludes = { files: [], listed: '' };
   if (mentionsIncludes) {
     // Git could not list them: the files named in `configs` are still held.
-    const parts = (gitOutput(root, ['config', '--list', '--show-origin', '--null']) ?? '').split('\0');
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const origin = parts[i]!;
+    const listed = gitOutput(root, ['config', '--list', '--show-origin', '--show-scope', '--null']) ?? '';
+    const parts = listed.split('\0');
+    for (let i = 0; i + 2 < parts.length; i += 3) {
+      const origin = parts[i + 1]!;
       if (origin.startsWith('file:')) files.add(resolve(top, origin.slice('file:'.length)));
     }
+    sleeping = sleepingIncludes(root, top, listed);
+    for (const file of sleeping.files) files.add(file);
     for (const known of configs) files.delete(resolve(known));
   }
-  const places = { hooks, included: [...files].sort() };
-  placesCache.set(root, { key, places });
+  const places: ConfiguredPlaces = {
+    hooks,
+    included: [...files].sort(),
+    sleeping: sleeping.listed,
+    ...(sleeping.unread === undefined ? {} : { unread: sleeping.unread }),
+  };
+  placesCache.set(root, { key: keyOf(places), places });
   return places;
 }
 

@@ -32,7 +32,7 @@ import {
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
-import { missingIncludeRefusal, repositoryPrograms } from './git-config-programs.js';
+import { missingIncludeRefusal, unreadIncludeRefusal, repositoryPrograms } from './git-config-programs.js';
 import { gitPointerProblem, pointerRefusal } from './git-pointers.js';
 import { type GitFolders, textOf } from './git-store.js';
 import { type CommandWatch, gitWatch } from './git-watch.js';
@@ -273,17 +273,21 @@ export function unaskedHold(
           root,
           configs.map((c) => c.path),
           [...texts, ...included.map(textOf)],
+          places?.sleeping,
         );
   const overrides = programs?.overrides ?? [];
   const commandEnv = { ...gitEnvironment(hooks, env, overrides), ...pinnedGitFiles(env) };
   const problem = gitPointerProblem(root);
   const missing = programs?.missingIncludes[0];
+  const unread = places?.unread;
   const refusal =
     problem !== undefined
       ? pointerRefusal(problem)
-      : missing === undefined
-        ? undefined
-        : missingIncludeRefusal(shownPath(root, missing));
+      : missing !== undefined
+        ? missingIncludeRefusal(shownPath(root, missing))
+        : unread === undefined
+          ? undefined
+          : unreadIncludeRefusal(shownPath(root, unread));
   const watch = gitWatch(
     root,
     git,
