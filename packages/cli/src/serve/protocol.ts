@@ -239,15 +239,17 @@ export const sessionResumeResult = z.strictObject({
 });
 
 /** Params of `session/resume`. */
+const rebind = z
+  .boolean()
+  .optional()
+  .describe(
+    "Resume under the session's current capabilities when they changed since the run started (otherwise that is a CAPABILITY_DRIFT error).",
+  );
+
 export const sessionResumeParams = closed({
   sessionId,
   runId: runId.optional().describe('The run to resume; default: the open run of the log.'),
-  rebind: z
-    .boolean()
-    .optional()
-    .describe(
-      "Resume under the session's current capabilities when they changed since the run started (otherwise that is a CAPABILITY_DRIFT error).",
-    ),
+  rebind,
 });
 
 /** Params of `session/interrupt`. */
@@ -287,6 +289,7 @@ export const confirmationAnswerParams = closed({
   toolId: z.string().min(1).describe('The tool_id of the confirmation_required event.'),
   approved: z.boolean(),
   reason: z.string().max(1000).optional(),
+  rebind,
 });
 
 /** Params of `question/answer`: the answer text, or `skipped: true`. */
@@ -295,6 +298,7 @@ export const questionAnswerParams = closed({
   questionId: z.string().min(1).describe('The question_id of the user_question event.'),
   answer: z.string().optional().describe('The answer text.'),
   skipped: z.literal(true).optional().describe('The user skipped the question.'),
+  rebind,
 }).refine((p) => (p.answer === undefined) !== (p.skipped === undefined), {
   message: 'give either answer (the text) or skipped: true',
   path: ['answer'],

@@ -4,7 +4,7 @@
  * superseded; the folded state of a session; and the refusals of a resume.
  */
 import { statSync } from 'node:fs';
-import { NothingToResumeError, type ProjectedEventV1, type RunResult, type Session } from '@a3s-code/sdk';
+import { A3sError, NothingToResumeError, type ProjectedEventV1, type RunResult, type Session } from '@a3s-code/sdk';
 import type { planResume } from '../interactive/continuation.js';
 import type { RunResultParams, SessionStateView } from './protocol.js';
 import { RPC_ERROR, RpcError } from './rpc.js';
@@ -122,5 +122,25 @@ export function refuseUnknownRun(session: Session, runId: string, plan: ReturnTy
     code: e.code,
     field: 'params.runId',
     details: e.details,
+  });
+}
+
+/**
+ * A resume refused because the run's capabilities changed (`CAPABILITY_DRIFT`), worded for a
+ * serve client (`rebind: true` on session/resume or on the answer); `answered`: the refusal came
+ * after a confirmation or question answer was recorded, which the resumed run then acts on.
+ * Anything else is returned as it is.
+ */
+export function driftError(e: unknown, answered: boolean): unknown {
+  if (!A3sError.isInstance(e) || e.code !== 'CAPABILITY_DRIFT') return e;
+  const runId = typeof e.details.run_id === 'string' ? e.details.run_id : 'the run';
+  const why = e.message.match(/since it started \((.*)\); resume with/s)?.[1] ?? e.message;
+  const message = answered
+    ? `CAPABILITY_DRIFT: the answer was recorded, but run '${runId}' was not resumed: its capabilities changed since it started (${why}). To continue under the current ones (the recorded answer then applies), send session/resume with "rebind": true, or answer with "rebind": true`
+    : `CAPABILITY_DRIFT: run '${runId}' cannot resume: its capabilities changed since it started (${why}); send session/resume with "rebind": true to continue under the current ones`;
+  return new RpcError(RPC_ERROR.runtimeError, message, {
+    code: 'CAPABILITY_DRIFT',
+    details: e.details,
+    ...(answered ? { answerRecorded: true } : {}),
   });
 }

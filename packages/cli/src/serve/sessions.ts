@@ -27,7 +27,7 @@ import { type PumpedRun, pumpRun } from './run-pump.js';
 import type { ParamsOf, ResultOf } from './protocol.js';
 import type { ServeOutput } from './output.js';
 import { RPC_ERROR, RpcError } from './rpc.js';
-import { folderProblem, openRunOf, refuseUnknownRun, stateOf } from './run-views.js';
+import { driftError, folderProblem, openRunOf, refuseUnknownRun, stateOf } from './run-views.js';
 
 /** How long `session/interrupt` waits for the interrupted run to end before it answers anyway. */
 export const INTERRUPT_WAIT_MS = 5000;
@@ -182,7 +182,11 @@ export class ServeSessions {
     const rebind = { rebind: p.rebind === true };
     if (p.runId !== undefined) {
       if (session.activeRunId === null) refuseUnknownRun(session, p.runId, planResume(session.state, []));
-      const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId, rebind), { written });
+      const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId, rebind), {
+        written,
+      }).catch((e: unknown) => {
+        throw driftError(e, false);
+      });
       return { ...started, kind: 'resume' };
     }
     const plan = planResume(session.state, []);
@@ -192,7 +196,10 @@ export class ServeSessions {
       });
     const open =
       plan.kind === 'resume' ? () => session.streamResume(undefined, rebind) : () => session.stream(plan.prompt);
-    return { ...(await this.#start(p.sessionId, entry, open, { written })), kind: plan.kind };
+    const started = await this.#start(p.sessionId, entry, open, { written }).catch((e: unknown) => {
+      throw driftError(e, false);
+    });
+    return { ...started, kind: plan.kind };
   }
 
   /** Answers a parked confirmation (a fact in the log) and resumes the parked run. */
@@ -200,13 +207,15 @@ export class ServeSessions {
     p: ParamsOf<'confirmation/answer'>,
     written: Promise<void> = ANSWERED,
   ): Promise<ResultOf<'confirmation/answer'>> {
-    return this.#answer(p.sessionId, written, (s) => s.confirmToolUse(p.toolId, p.approved, p.reason));
+    return this.#answer(p.sessionId, written, p.rebind === true, (s) =>
+      s.confirmToolUse(p.toolId, p.approved, p.reason),
+    );
   }
 
   /** Answers a parked question (a fact in the log) and resumes the parked run. */
   answer(p: ParamsOf<'question/answer'>, written: Promise<void> = ANSWERED): Promise<ResultOf<'question/answer'>> {
     const a: QuestionAnswer = p.answer === undefined ? { skipped: true } : { text: p.answer };
-    return this.#answer(p.sessionId, written, (s) => s.answerQuestion(p.questionId, a));
+    return this.#answer(p.sessionId, written, p.rebind === true, (s) => s.answerQuestion(p.questionId, a));
   }
 
   /**
@@ -310,6 +319,7 @@ export class ServeSessions {
   async #answer(
     sessionId: string,
     written: Promise<void>,
+    rebind: boolean,
     append: (s: Session) => Promise<void>,
   ): Promise<{ runId: string | null }> {
     const entry = this.#entry(sessionId);
@@ -319,7 +329,11 @@ export class ServeSessions {
       return { runId: null };
     }
     await append(session);
-    return this.#start(sessionId, entry, () => session.streamResume(), { written });
+    return this.#start(sessionId, entry, () => session.streamResume(undefined, { rebind }), { written }).catch(
+      (e: unknown) => {
+        throw driftError(e, true);
+      },
+    );
   }
 
   /**
