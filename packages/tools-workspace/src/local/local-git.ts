@@ -17,6 +17,7 @@ import {
   type WorkspaceGit,
 } from '@a3s-code/core';
 import { WorkspaceProcessError } from '../errors.js';
+import { keepListing, keptListing, listingKey } from './git-listing-cache.js';
 import { configText, type GitPlaces, PIN_UNAVAILABLE, pinnedGit } from './git-pin.js';
 import { type GitOutput, relinkWorktrees, runPinned } from './git-pinned-run.js';
 import { type GitConfigEntry, parseConfigList, safeGitSettings } from './git-safety.js';
@@ -70,6 +71,12 @@ interface Spawned {
   readonly captured: Captured | undefined;
   readonly timedOut: boolean;
 }
+
+/** What stands for the listing and location of a kept listing: neither ran. */
+const HELD: { readonly listing: Spawned; readonly located: Spawned } = {
+  listing: { captured: undefined, timedOut: false },
+  located: { captured: undefined, timedOut: false },
+};
 
 /** Whether this host pins git's configuration (`git-pin.ts`): learnt on the first command. */
 let pinning: boolean | undefined;
@@ -136,29 +143,25 @@ export class LocalGit implements WorkspaceGit {
     if (outer?.aborted) throw new CancelledError(`git ${args[0] ?? ''}`, outer.reason);
     const timeoutMs = options?.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
     const t0 = performance.now();
-    const baseline = safeGitSettings([], this.root);
-    const [listing, located] = await Promise.all([
-      this.spawn(['config', '--list', '--show-origin', '--show-scope', '-z'], baseline, timeoutMs, args, outer),
-      pinning === false
-        ? undefined
-        : this.spawn(
-            ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'],
-            baseline,
-            timeoutMs,
-            args,
-            outer,
-          ),
-    ]);
+    // Taken before git lists anything, so that a file changed meanwhile is seen next time.
+    const key = pinning === false ? undefined : listingKey(this.root, gitEnv());
+    // A kept listing only serves a command pinned to it (see git-listing-cache.ts).
+    const held = pinning === true ? keptListing(this.root, key) : undefined;
+    const { listing, located } = held === undefined ? await this.#locate(timeoutMs, args, outer) : HELD;
     // Outside a repository (or with a broken config) the listing fails and so will the command.
     const listed =
-      listing.captured?.exitCode === 0
+      held?.listed ??
+      (listing.captured?.exitCode === 0
         ? parseConfigList(Buffer.concat(listing.captured.stdOut).toString('utf8'), true)
-        : [];
+        : []);
     const settings = safeGitSettings(listed, this.root);
     const left = (): number => Math.max(1, timeoutMs - (performance.now() - t0));
     let output: GitOutput = listing.timedOut ? outputOf(listing) : outputOf(located ?? listing);
     if (!listing.timedOut && located !== undefined && !located.timedOut) {
-      const places = located.captured?.exitCode === 0 ? placesOf(located.captured.stdOut, this.root) : undefined;
+      const places =
+        held?.places ?? (located.captured?.exitCode === 0 ? placesOf(located.captured.stdOut, this.root) : undefined);
+      if (held === undefined && places !== undefined && listing.captured?.exitCode === 0)
+        keepListing(this.root, key, { listed, places });
       // Where git could be pinned, nothing runs unpinned: a repository that cannot be located
       // (not one, or one changing under the listing) gets the locating command's own answer.
       if (places !== undefined) {
@@ -195,6 +198,28 @@ export class LocalGit implements WorkspaceGit {
       stderr: err.result(),
       durationMs: performance.now() - t0,
     };
+  }
+
+  /** Lists the configuration and, where git may be pinned, locates the repository, at once. */
+  async #locate(
+    timeoutMs: number,
+    args: readonly string[],
+    outer: AbortSignal | undefined,
+  ): Promise<{ readonly listing: Spawned; readonly located: Spawned | undefined }> {
+    const baseline = safeGitSettings([], this.root);
+    const [listing, located] = await Promise.all([
+      this.spawn(['config', '--list', '--show-origin', '--show-scope', '-z'], baseline, timeoutMs, args, outer),
+      pinning === false
+        ? undefined
+        : this.spawn(
+            ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'],
+            baseline,
+            timeoutMs,
+            args,
+            outer,
+          ),
+    ]);
+    return { listing, located };
   }
 
   private async spawn(
