@@ -265,9 +265,9 @@ function readLines(text: LogText): ReadLines {
         } else {
           const line = part.slice(start, nl);
           // A line that opens an object is not blank; only others need the (allocating) trim.
-          if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
+          if (line.charCodeAt(0) !== 123 && isBlank(line)) {
             // Blank lines after the last fact (an editor's, a `>>` of nothing) hold nothing: they are cut off.
-            if (part.slice(nl).trim().length === 0 && restBlank(ahead, parts))
+            if (isBlank(part.slice(nl)) && restBlank(ahead, parts))
               return { facts, hashes, tail: { torn: blankTail(lineNo, base + start) }, failed: false };
             throw new FactParseError(lineNo, 'json', 'empty line inside the log');
           }
@@ -291,8 +291,16 @@ function readLines(text: LogText): ReadLines {
 
 /** Whether the piece `ahead` and every piece after it are blank (this reads them all). */
 function restBlank(ahead: IteratorResult<string>, parts: Iterator<string>): boolean {
-  for (let at = ahead; !at.done; at = parts.next()) if (at.value.trim().length > 0) return false;
+  for (let at = ahead; !at.done; at = parts.next()) if (!isBlank(at.value)) return false;
   return true;
+}
+
+/**
+ * True when `text` holds only spaces, tabs and line breaks: what an editor or a `>>` of nothing
+ * leaves. Other white space (a no-break space, U+FEFF, an ideographic space) is written on purpose.
+ */
+function isBlank(text: string): boolean {
+  return /^[ \t\r\n]*$/.test(text);
 }
 
 /** The tail of a log whose lines from `lineNo` (at `start`) on are blank. */

@@ -192,11 +192,13 @@ export class FileFactStore implements FactStore {
     const buf = Buffer.from(text, 'utf8');
     try {
       await writeAll(this.fh, buf);
+      // Taken before the sync, which can take a while: a change made meanwhile is then foreign.
+      const seen = viewOf(this.fh);
       await this.fh.sync();
       this.written = upTo;
       this.bytes += buf.length;
       this.#budget.written();
-      this.#seen = viewOf(this.fh);
+      this.#seen = seen;
     } catch (e) {
       this.broken = e;
       throw new FactStoreError(this.path, `write failed; reopen the session to continue (${(e as Error).message})`, e);

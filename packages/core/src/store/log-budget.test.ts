@@ -48,6 +48,22 @@ describe('the fact log size limit', () => {
     expect(again.log.facts.map((f) => f.key)).toEqual(['u1', 'u3']);
   });
 
+  it('a fact too large to encode as one line is refused with FACT_TOO_LARGE naming its kind, before anything is kept', () => {
+    const budget = new FactLogBudget('/w/.a3s/effect-log/s.jsonl');
+    // What JSON.stringify throws past V8's longest string (a model reply of ~300M quotes, doubled by escaping).
+    const huge = {
+      toJSON: () => {
+        throw new RangeError('Invalid string length');
+      },
+    };
+    const fact = { seq: 1, type: 'model.turn', key: 'big', cause: null, payload: { text: huge } };
+    expect(() => budget.admit([fact], 0)).toThrow(expect.objectContaining({ code: 'FACT_TOO_LARGE' }));
+    expect(() => budget.admit([fact], 0)).toThrow(
+      "a 'model.turn' fact for fact log '/w/.a3s/effect-log/s.jsonl' is too large",
+    );
+    expect(budget.pending()).toEqual({ text: '', facts: 0 });
+  });
+
   it("a transition's facts appended to the log directly are refused the same way, before flush", async () => {
     const ws = mkdtempSync(join(tmpdir(), 'a3s-budget-'));
     const store = await openSmall(ws);

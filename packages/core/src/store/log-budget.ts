@@ -41,6 +41,32 @@ export class FactLogFullError extends A3sError {
 }
 
 /**
+ * An append was refused: one of its facts is too large to encode as a line (its JSON would pass
+ * the longest string JavaScript can hold). Nothing was appended.
+ */
+export class FactTooLargeError extends A3sError {
+  constructor(path: string, type: string) {
+    super(
+      'FACT_TOO_LARGE',
+      `a '${type}' fact for fact log '${path}' is too large to record: its JSON line would pass the longest string JavaScript can hold (about ${STRING_LIMIT_MIB} MiB of text); nothing was appended, and the history so far is kept`,
+      { details: { path, type } },
+    );
+  }
+}
+
+/** About the longest string V8 holds (2^29 - 24 characters), in MiB of one-byte text. */
+const STRING_LIMIT_MIB = 512;
+
+function encodeLine(fact: Fact, path: string): string {
+  try {
+    return encodeFact(fact);
+  } catch (e) {
+    if (e instanceof RangeError) throw new FactTooLargeError(path, fact.type);
+    throw e;
+  }
+}
+
+/**
  * Encodes the facts appended to a log, checks them against the limit (see
  * {@link FactLogBudget.admit}) and keeps their lines until the store writes them.
  */
@@ -64,7 +90,7 @@ export class FactLogBudget {
    * @throws FactLogFullError when the file would pass the limit (the reserve is only for run ends and restores).
    */
   admit(facts: readonly Fact[], fileBytes: number): void {
-    const lines = facts.map((f) => `${encodeFact(f)}\n`);
+    const lines = facts.map((f) => `${encodeLine(f, this.path)}\n`);
     const adding = lines.reduce((n, line) => n + Buffer.byteLength(line, 'utf8'), 0);
     const reserved = facts.every((f) => RESERVED_TYPES.has(f.type));
     const limit = reserved ? this.maxBytes : this.maxBytes - this.reserveBytes;

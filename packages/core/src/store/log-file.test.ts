@@ -202,6 +202,28 @@ describe('a fact log whose bytes are not UTF-8', () => {
     await store.append([user('u2', 'after')], null);
     expect(parseLog(readFileSync(log, 'utf8')).facts.map((f) => f.key)).toEqual(['u1', 'u2']);
   });
+
+  it.each([
+    ['a byte that is not UTF-8 inside an unterminated last line, with text after it', [0xff], 'pe":"user.message"'],
+    ['a lead byte followed by a byte that continues nothing', [0xe2, 0x41], 'x'],
+  ])('%s is no torn write: refused by name, nothing cut', async (_, bad, after) => {
+    const { ws, log } = workspace();
+    writeFileSync(log, Buffer.concat([Buffer.from(`${line(1)}\n{"seq":2,"ty`), Buffer.from(bad), Buffer.from(after)]));
+    const before = readFileSync(log);
+    expect(await openError(ws)).toMatchObject({ line: 2, field: 'utf8' });
+    expect(readFileSync(log)).toEqual(before);
+  });
+
+  it.each([['\u00a0\u00a0\n'], ['\ufeff\n'], ['\u3000\n'], ['\u00a0']])(
+    'a last line of other white space (%j) is no blank line an editor leaves: refused, nothing cut',
+    async (tail) => {
+      const { ws, log } = workspace();
+      writeFileSync(log, `${line(1)}\n${tail}`);
+      const before = readFileSync(log);
+      await expect(FileFactStore.open(ws, 's')).rejects.toThrow(/line 2/);
+      expect(readFileSync(log)).toEqual(before);
+    },
+  );
 });
 
 describe('a log larger than the pieces it is decoded in', () => {

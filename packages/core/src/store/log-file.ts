@@ -183,7 +183,8 @@ function checkUtf8Lines(buf: Buffer): void {
     const end = nl === -1 ? buf.length : nl;
     const bytes = buf.subarray(start, end);
     if (!isUtf8(bytes)) {
-      if (nl === -1 && !isJson(bytes.toString('utf8'))) return;
+      // A write cut short ends inside a character at worst; a bad byte with more after it was written so.
+      if (nl === -1 && endsInsideCharacter(bytes, firstBadByte(bytes)) && !isJson(bytes.toString('utf8'))) return;
       throw new FactParseError(
         line,
         'utf8',
@@ -205,6 +206,17 @@ function isJson(line: string): boolean {
 }
 
 /** Offset in `bytes` of the first byte that does not start a complete, valid UTF-8 character. */
+/** True when the bytes of `bytes` from `at` on are the start of one UTF-8 character, cut before its end. */
+function endsInsideCharacter(bytes: Buffer, at: number): boolean {
+  const lead = bytes[at]!;
+  const length =
+    lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  const rest = bytes.length - at;
+  if (rest >= length) return false;
+  for (let i = at + 1; i < bytes.length; i++) if ((bytes[i]! & 0xc0) !== 0x80) return false;
+  return true;
+}
+
 function firstBadByte(bytes: Buffer): number {
   let i = 0;
   while (i < bytes.length) {

@@ -89,6 +89,27 @@ describe('a log changed by something else while the store holds it', () => {
     await again.close();
   });
 
+  it('an edit in place made while the store waits for its write to reach the disk is undone too', async () => {
+    const ws = tmp();
+    const { s, seen } = await store(ws);
+    await s.append([user('u1', 'go please')], null);
+    await tick();
+    // The edit lands while the next append's sync runs (a process polling the file's size).
+    const fh = (s as unknown as { fh: { sync: () => Promise<void> } }).fh;
+    const sync = fh.sync.bind(fh);
+    fh.sync = async () => {
+      await tick();
+      writeFileSync(s.path, readFileSync(s.path, 'utf8').replace('go please', 'GO PLEASE'), { flag: 'r+' });
+      fh.sync = sync;
+      return sync();
+    };
+    await s.append([user('u2')], null);
+    await s.append([user('u3')], null);
+    expect(seen.map((r) => r.found)).toEqual(['changed']);
+    expect(readFileSync(s.path, 'utf8')).toContain('go please');
+    expect(readFileSync(s.path, 'utf8')).not.toContain('GO PLEASE');
+  });
+
   it('a file replaced by a rename (sed -i, an editor) or removed is written back, and later appends reach the path', async () => {
     const ws = tmp();
     const { s, seen } = await store(ws);
