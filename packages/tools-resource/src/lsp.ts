@@ -11,6 +11,8 @@ export { LspSupervisor } from './lsp/supervisor.js';
 export type { Availability, ServedClient, ServerState } from './lsp/supervisor.js';
 export type { CallHold, ServerLaunch } from './lsp/server-hold.js';
 export { LspClient, DIAGNOSTICS_CAP_MS, DIAGNOSTICS_QUIET_MS } from './lsp/client.js';
+export { PROJECT_LOAD_CAP_MS, ProjectLoad } from './lsp/project-load.js';
+export type { LoadLog } from './lsp/project-load.js';
 export { LSP_SERVERS, lspServers, serverById, serverForPath } from './lsp/servers.js';
 export type { LspServersOptions, ServerCommand, ServerSpec } from './lsp/servers.js';
 export { LspError } from './lsp/lsp-errors.js';

@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { LspDiagnostic } from './protocol.js';
+import { ProjectLoad } from './project-load.js';
 import type { ServerCommand } from './server-command.js';
 import { holdLoop, killedOnExit } from '../shared/loop-hold.js';
 import { type ServerTmpDir, spawnServer } from './server-tmpdir.js';
@@ -56,15 +57,18 @@ export class LspClient {
   /** Milliseconds from spawn to `initialized`. */
   startMs = 0;
   #documentLinks = false;
-
   readonly #tmp: ServerTmpDir;
+  /** Whether the server has loaded its project (project-wide operations wait for it). */
+  readonly load: ProjectLoad;
 
-  private constructor(process: ChildProcess, connection: MessageConnection, tmp: ServerTmpDir) {
+  private constructor(process: ChildProcess, connection: MessageConnection, tmp: ServerTmpDir, load: ProjectLoad) {
     this.#process = process;
     this.#connection = connection;
     this.#tmp = tmp;
+    this.load = load;
     process.once('exit', (code, sig) => {
       tmp.remove();
+      load.gone();
       this.#exitedHow = sig === null ? `code ${code}` : `signal ${sig}`;
       this.#exited = true;
       for (const l of this.#exitListeners) l();
@@ -88,7 +92,8 @@ export class LspClient {
       new rpc.StreamMessageReader(child.stdout!),
       new rpc.StreamMessageWriter(child.stdin!),
     );
-    const client = new LspClient(child, connection, tmp);
+    const client = new LspClient(child, connection, tmp, new ProjectLoad(cmd.loadLog));
+    client.load.attach(connection);
     connection.onRequest('workspace/configuration', (params: { items?: { section?: unknown }[] }) =>
       (params.items ?? []).map((item) =>
         typeof item?.section === 'string' &&
@@ -365,11 +370,7 @@ export class LspClient {
     this.#connection.dispose();
   }
 
-  /**
-   * Kills the process at once (tests use it to simulate a crash; the process's exit hook uses it
-   * for servers still running, when no exit event comes any more, so the server's temporary
-   * folder is removed here too).
-   */
+  /** Kills the process at once (a crash in tests; the exit hook, when no exit event comes: the temporary folder goes too). */
   kill(): void {
     this.#kill();
     this.#tmp.remove();

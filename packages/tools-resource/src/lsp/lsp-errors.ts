@@ -5,7 +5,8 @@
  * line), `LSP_PATH` (the file is outside the workspace or unreadable), `LSP_UNAVAILABLE` (no
  * server can serve the file; the message says which condition failed), `LSP_SERVER` (the server
  * failed or answered an error), `LSP_STALE` (a file of a rename changed before it was written),
- * `LSP_WRITE_FAILED` (writing a rename failed and what had been written was restored).
+ * `LSP_WRITE_FAILED` (writing a rename failed and what had been written was restored),
+ * `LSP_LOADING` (a rename found the server still loading its project after the wait; nothing was written).
  */
 import { A3sError } from '@a3s-code/core';
 
@@ -17,7 +18,8 @@ export type LspErrorCode =
   | 'LSP_UNAVAILABLE'
   | 'LSP_SERVER'
   | 'LSP_STALE'
-  | 'LSP_WRITE_FAILED';
+  | 'LSP_WRITE_FAILED'
+  | 'LSP_LOADING';
 
 /** A failure of `lsp` or `lsp_rename`; `code` says which (see {@link LspErrorCode}). */
 export class LspError extends A3sError {

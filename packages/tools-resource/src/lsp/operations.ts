@@ -8,6 +8,7 @@ import { type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-
 import { LspError } from './lsp-errors.js';
 import { definedOutside, OutsideCheck, shownDiagnostics } from './outside-text.js';
 import { positionOf, toLocations } from './positions.js';
+import { loadingNote } from './project-load.js';
 import type { LspDiagnostic, LspRange } from './protocol.js';
 import { uriOf as uri } from './client.js';
 import { settleAfterSync, syncFile } from './session-files.js';
@@ -26,6 +27,8 @@ export interface OperationArgs {
 }
 
 const REFERENCES_MAX = 50;
+/** The navigations whose answer comes from the whole project. */
+const PROJECT_WIDE = new Set(['references', 'implementation']);
 /** An explicit `diagnostics` call may wait for a cold server's first answer this long. */
 const FIRST_DIAGNOSTICS_CAP_MS = 15_000;
 const DOCUMENT_SYMBOLS_MAX = 200;
@@ -137,6 +140,10 @@ export async function navigate(
     position,
     ...(op === 'references' ? { context: { includeDeclaration: true } } : {}),
   };
+  // References and implementations come from every file of the project: asked while the server is
+  // still loading it, it answers from part of it.
+  const loaded = !PROJECT_WIDE.has(op) || (await f.client.load.wait(signal));
+  signal.throwIfAborted();
   const answer = toLocations(await serverCall(f.client.request<unknown>(NAV[op]!, params, signal), op));
   const { shown: all, left } = await visible(answer, (l) => l.uri, hidden);
   const cap = op === 'references' ? REFERENCES_MAX : 100;
@@ -150,9 +157,19 @@ export async function navigate(
       ? `No ${op.replace('_', ' ')} found for '${args.symbol}' at ${f.path}:${args.line}.`
       : `${all.length} location${all.length === 1 ? '' : 's'}${all.length > cap ? `; showing the first ${cap}` : ''}:`;
   return {
-    output: [head, ...lines, ...leftOutNote(left, 'location')].join('\n'),
+    output: [
+      head,
+      ...lines,
+      ...leftOutNote(left, 'location'),
+      ...(loaded ? [] : [loadingNote(f.client.load.doing)]),
+    ].join('\n'),
     exitCode: 0,
-    metadata: { total: all.length, locations: items, ...(left === 0 ? {} : { left_out: left }) },
+    metadata: {
+      total: all.length,
+      locations: items,
+      ...(left === 0 ? {} : { left_out: left }),
+      ...(loaded ? {} : { incomplete: 'project_loading' }),
+    },
   };
 }
 

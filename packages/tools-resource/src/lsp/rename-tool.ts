@@ -15,6 +15,7 @@ import { LspError } from './lsp-errors.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import { lspFailure, supervisorOf } from './lsp-tool.js';
 import { positionOf } from './positions.js';
+import { PROJECT_LOAD_CAP_MS } from './project-load.js';
 import { readRegularFile } from '../shared/regular-file.js';
 import type { LspWorkspaceEdit } from './protocol.js';
 import { serverText, syncFile } from './session-files.js';
@@ -95,6 +96,15 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
   const sup = await supervisorOf(ctx);
   const f = await syncFile(sup, args.file);
   const position = positionOf(f.path, f.text, args.line, args.symbol);
+  // A server still loading its project renames only the files it has found so far.
+  if (!(await f.client.load.wait(ctx.signal))) {
+    ctx.signal.throwIfAborted();
+    throw new LspError(
+      'LSP_LOADING',
+      `nothing was renamed: the language server was ${f.client.load.doing} after ${PROJECT_LOAD_CAP_MS / 1000} s, and a rename now could miss references in files it has not loaded; try again`,
+      { path: f.path },
+    );
+  }
   let answer: LspWorkspaceEdit | null;
   try {
     answer = await f.client.request<LspWorkspaceEdit | null>(

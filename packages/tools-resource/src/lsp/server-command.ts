@@ -1,3 +1,5 @@
+import type { LoadLog } from './project-load.js';
+
 /** How to start one server. */
 export interface ServerCommand {
   readonly command: string;
@@ -14,4 +16,6 @@ export interface ServerCommand {
    * credentials).
    */
   readonly env?: Readonly<Record<string, string>>;
+  /** How the server's log tells that it has loaded its project, when only its log tells (see `project-load.ts`). */
+  readonly loadLog?: LoadLog;
 }

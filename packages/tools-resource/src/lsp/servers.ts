@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { LspDiagnostic } from './protocol.js';
 import type { ServerCommand } from './server-command.js';
+import { PYRIGHT_LOAD_LOG } from './project-load.js';
 import { pythonOutsidePaths } from './python-project.js';
 import { rustProjectRefusal, rustServerEnv } from './rust-project.js';
 import { tsConfigOutside } from './ts-project.js';
@@ -210,7 +211,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
       resolve() {
         const bin = npmBin('pyright', 'langserver.index.js');
         if (bin === undefined) return { missing: "the npm package 'pyright' does not resolve" };
-        return { command: process.execPath, args: [bin, '--stdio'] };
+        return { command: process.execPath, args: [bin, '--stdio'], loadLog: PYRIGHT_LOAD_LOG };
       },
       reads: ['.py', '.pyi'],
       foundReads: ['.py', '.pyi', '.pth'],

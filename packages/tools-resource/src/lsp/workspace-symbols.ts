@@ -16,6 +16,7 @@ import { FileTexts, formatLocations, kindName } from './format.js';
 import { type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
 import type { LspRange } from './protocol.js';
+import { loadingNote } from './project-load.js';
 import { findRoot, type ServerSpec } from './servers.js';
 import { serverText, syncFile } from './session-files.js';
 import { readRegularFile } from '../shared/regular-file.js';
@@ -93,9 +94,13 @@ export async function workspaceSymbols(
   const found: FoundSymbol[] = [];
   const failed = [...asked.failed];
   let unanswered = 0;
+  /** The servers still loading their project after the wait: their answers may be incomplete. */
+  const loading: string[] = [];
   for (const s of asked.list) {
     try {
       if (s.client.openDocuments === 0) await openAnchor(sup, s, hidden);
+      if (!(await s.client.load.wait(signal))) loading.push(`${s.spec.id} (${sup.display(s.root) || '.'})`);
+      signal.throwIfAborted();
       const answer = await s.client.request<FoundSymbol[] | null>('workspace/symbol', { query }, signal);
       if (Array.isArray(answer)) found.push(...answer.filter((x) => typeof x?.location?.uri === 'string'));
     } catch (error) {
@@ -132,6 +137,7 @@ export async function workspaceSymbols(
       ...(outside === 0 ? [] : [`(${outside} symbol${outside === 1 ? '' : 's'} outside the workspace left out)`]),
       ...(file === undefined ? [`(searched by ${servers.join(', ')})`] : []),
       ...failed.map((f) => `(not searched: ${f})`),
+      ...(loading.length === 0 ? [] : [loadingNote(`loading its project (${loading.join(', ')})`)]),
     ].join('\n'),
     exitCode: 0,
     metadata: {
@@ -140,6 +146,7 @@ export async function workspaceSymbols(
       ...(left === 0 ? {} : { left_out: left }),
       ...(outside === 0 ? {} : { outside }),
       ...(failed.length === 0 ? {} : { failed }),
+      ...(loading.length === 0 ? {} : { incomplete: 'project_loading', loading }),
     },
   };
 }
