@@ -194,6 +194,10 @@ export function hintsFor(command: string, e: unknown, context: HintContext = {})
       `another process has this session's log open (its pid is above): leave that session first (/exit in a3s code, or let its a3s run end), ${command === 'sessions' ? 'or start a new session with a3s code' : 'or start a new session by leaving out --session'}`,
     ];
   if (f.code === 'LLM_TIMEOUT') return [timeoutHint(preset)];
+  if (f.code === 'LLM_RATE_LIMITED' && /insufficient_quota|quota is used up/.test(message))
+    return [
+      `the ${preset?.name ?? 'provider'} account has no quota left (a billing state, not a rate limit): add credit or raise the plan's limit at the provider, or use another provider or key ('a3s models' lists them)`,
+    ];
   if (f.code === 'COMPLETION_INCOMPLETE') return incompleteHints(command, context);
   if (f.code === 'FACT_PARSE') {
     const hint = damagedLogHint(command, f, message);

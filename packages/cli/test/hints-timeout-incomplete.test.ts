@@ -1,4 +1,4 @@
-// The `hint:` lines after a model call that timed out (LLM_TIMEOUT) and after a run that changed
+// The `hint:` lines after a model call that timed out (LLM_TIMEOUT) or found the quota used up, and after a run that changed
 // the workspace without a passing verify (COMPLETION_INCOMPLETE): what a CLI user can check or do
 // next, naming only settings that exist.
 import { LlmError } from '@a3s-code/core';
@@ -23,6 +23,24 @@ describe('LLM_TIMEOUT', () => {
     const r = await runMain(['run', '--model', `scripted:${scriptFile(timeouts)}`, '--cwd', tempRepo(), 'hi']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^run failed: LLM_TIMEOUT: .*\nhint: the model did not answer in time/m);
+  });
+});
+
+describe('LLM_RATE_LIMITED with a used-up quota', () => {
+  it('says it is a billing state, not a rate limit, and what to do', () => {
+    const [hint] = hintsFor(
+      'run',
+      new LlmError(
+        'rate_limited',
+        "openai: HTTP 429: You exceeded your current quota (the account's quota is used up: …)",
+        {
+          provider: 'openai',
+          status: 429,
+          providerCode: 'insufficient_quota',
+        },
+      ),
+    );
+    expect(hint).toContain('account has no quota left (a billing state, not a rate limit)');
   });
 });
 

@@ -191,21 +191,23 @@ describe.skipIf(!HAS_SHARED_FIXTURES)(
       expect(server!.requests).toHaveLength(1);
     });
 
-    it('WFETCH-03: the recorded insufficient_quota body served as 429 is rate_limited', async () => {
-      const client = await clientFor([
-        {
-          status: 429,
-          headers: { 'content-type': 'application/json' },
-          body: sharedFixture('openai/error-insufficient-quota.json'),
-        },
-      ]);
+    it('WFETCH-03: the recorded insufficient_quota body served as 429 is rate_limited, never retried, and says the quota is used up', async () => {
+      const quota = {
+        status: 429,
+        headers: { 'content-type': 'application/json' },
+        body: sharedFixture('openai/error-insufficient-quota.json'),
+      };
+      const client = await clientFor([quota, quota, quota], { retry: { maxRetries: 3, baseDelayMs: 1 } });
       const { error } = await runStream(client);
       expect(error).toMatchObject({
         kind: 'rate_limited',
         status: 429,
         providerCode: 'insufficient_quota',
         retryAfterMs: undefined,
+        retryable: false,
       });
+      expect((error as Error).message).toContain("the account's quota is used up");
+      expect(server!.requests).toHaveLength(1);
     });
 
     it('complete(): recorded non-streaming bodies (text, parallel tool calls, json_schema)', async () => {

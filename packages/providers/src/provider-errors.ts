@@ -64,11 +64,15 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
   const shown = ctx.redactor.redactAndCut(detail, MAX_PROVIDER_MESSAGE);
   const providerCode =
     fields.code === undefined ? undefined : ctx.redactor.redactAndCut(fields.code, MAX_PROVIDER_CODE);
+  // A used-up quota comes as a 429 too, but it is a billing state that no retry fixes.
+  const quota = status === 429 && fields.code === 'insufficient_quota';
   const kind = kindForStatus(status);
   const retryAfterMs = kind === 'rate_limited' ? retryAfterFromHeaders(headers, ctx.nowMs) : undefined;
   const images = ctx.images ?? 0;
   const hint =
-    statusHint(status, ctx, retryAfterMs, headers) +
+    (quota
+      ? " (the account's quota is used up: no retry helps until the plan or billing at the provider allows more)"
+      : statusHint(status, ctx, retryAfterMs, headers)) +
     (kind === 'status' && status < 500 && images > 0
       ? ` (the request carried ${images} image${images === 1 ? '' : 's'}: the model may not accept image input)`
       : '');

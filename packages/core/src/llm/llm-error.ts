@@ -74,8 +74,12 @@ export class LlmError extends A3sError {
     this.attempts = options.attempts;
   }
 
-  /** True when trying the same request again may succeed (transport, rate limit, timeout, 5xx). */
+  /**
+   * True when trying the same request again may succeed (transport, rate limit, timeout, 5xx); not
+   * for a used-up quota (`insufficient_quota`), which comes as a rate limit but is a billing state.
+   */
   get retryable(): boolean {
+    if (this.providerCode === 'insufficient_quota') return false;
     return RETRYABLE.has(this.kind) || (this.kind === 'status' && this.status !== undefined && this.status >= 500);
   }
 
