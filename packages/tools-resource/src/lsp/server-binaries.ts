@@ -4,9 +4,10 @@
  * for a component that is not installed is on PATH but cannot serve, and says so here.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { createRequire } from 'node:module';
-import { dirname, join, parse } from 'node:path';
+import { basename, dirname, join, parse } from 'node:path';
 import { onPath, onPathVersioned } from '../shared/path-lookup.js';
 import type { ServerCommand } from './server-command.js';
 
@@ -40,6 +41,10 @@ export function runFailure(bin: string, versionArgs: readonly string[]): string 
   }
   const cached = probes.get(key);
   if (cached !== undefined) return cached;
+  // rustup's proxy run without a rustup home makes one (`~/.rustup/settings.toml`) only to fail:
+  // with no toolchain installed there it cannot serve, and nothing is left behind in the home.
+  const noToolchains = rustupWithoutHome(bin);
+  if (noToolchains !== null) return noToolchains;
   // Run in the file system's root, never in a project: a rustup proxy started in a folder that
   // holds a rust-toolchain file runs the toolchain that file names.
   const r = spawnSync(bin, [...versionArgs], {
@@ -56,6 +61,21 @@ export function runFailure(bin: string, versionArgs: readonly string[]): string 
   }
   probes.set(key, failure);
   return failure;
+}
+
+/** Why `bin`, when it is rustup's proxy, cannot run: no rustup home (`RUSTUP_HOME`, else `~/.rustup`); else null. */
+function rustupWithoutHome(bin: string): string | null {
+  let real: string;
+  try {
+    real = realpathSync(bin);
+  } catch {
+    return null;
+  }
+  if (!/^rustup(?:\.exe)?$/.test(basename(real))) return null;
+  const home = process.env.RUSTUP_HOME || join(homedir(), '.rustup');
+  return existsSync(home)
+    ? null
+    : `is rustup's proxy, and rustup has no toolchain installed here (${home} does not exist)`;
 }
 
 /** Resolves a server that is a program on PATH (or `program-NN` when `versioned`) and runs. */
