@@ -179,7 +179,16 @@ interface Resolved extends ModelConfig {
 }
 
 /** The keys of {@link ModelSelection}. */
-const SELECTION_KEYS: readonly string[] = ['model', 'apiKey', 'baseUrl', 'headers', 'capabilities', 'retry', 'fetch'];
+const SELECTION_KEYS: readonly string[] = [
+  'model',
+  'apiKey',
+  'baseUrl',
+  'headers',
+  'maxOutputTokens',
+  'capabilities',
+  'retry',
+  'fetch',
+];
 
 /**
  * Refuses a selection that is not an object or has a key {@link ModelSelection} does not: a
@@ -277,5 +286,8 @@ export function createLlmClient(
     ...(selection.retry === undefined ? {} : { retry: selection.retry }),
     ...(selection.fetch === undefined ? {} : { fetch: selection.fetch }),
   };
-  return r.family === 'anthropic' ? new AnthropicClient(common) : new OpenAICompatibleClient(common);
+  const max = selection.maxOutputTokens;
+  return r.family === 'anthropic'
+    ? new AnthropicClient({ ...common, ...(max === undefined ? {} : { defaultMaxTokens: max }) })
+    : new OpenAICompatibleClient({ ...common, ...(max === undefined ? {} : { defaultMaxOutputTokens: max }) });
 }

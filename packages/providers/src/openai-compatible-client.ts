@@ -15,6 +15,7 @@ import {
   type LlmResponse,
   type LlmStreamEvent,
   type LlmToolCall,
+  ModelConfigurationError,
 } from '@a3s-code/core';
 import { endpointDisplay, endpointUrl } from './base-url.js';
 import {
@@ -41,6 +42,8 @@ export interface OpenAICompatibleClientOptions extends HttpClientOptions {
   readonly streamUsage?: boolean;
   /** Field for `maxOutputTokens` (default `max_completion_tokens` on api.openai.com, else `max_tokens`). */
   readonly maxTokensField?: MaxTokensField;
+  /** `maxOutputTokens` for requests that set none, `1..1000000` (default: none sent, the server's own). */
+  readonly defaultMaxOutputTokens?: number;
 }
 
 /** What OpenAI itself supports; other endpoints start from {@link CONSERVATIVE_CAPABILITIES}. */
@@ -77,12 +80,21 @@ export class OpenAICompatibleClient implements LlmClient {
   readonly #options: ResolvedHttpOptions;
   readonly #streamUsage: boolean;
   readonly #maxTokensField: MaxTokensField;
+  readonly #defaultMaxOutputTokens: number | undefined;
 
   constructor(options: OpenAICompatibleClientOptions) {
     const resolved = resolveHttpOptions(options, OPENAI_BASE_URL, 'OpenAICompatibleClient', [
       'streamUsage',
       'maxTokensField',
+      'defaultMaxOutputTokens',
     ]);
+    const max = options.defaultMaxOutputTokens;
+    if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > 1_000_000))
+      throw new ModelConfigurationError(
+        'options.defaultMaxOutputTokens',
+        `must be an integer in 1..1000000, got ${String(max)}`,
+      );
+    this.#defaultMaxOutputTokens = max;
     this.#options = resolved;
     this.#apiKey = resolved.apiKey;
     this.model = resolved.model;
@@ -232,7 +244,7 @@ export class OpenAICompatibleClient implements LlmClient {
       url: endpointUrl(o.base, '/chat/completions'),
       headers,
       body: buildingRequest(this.provider, () =>
-        openAIRequestBody(request, {
+        openAIRequestBody(withDefaultMax(request, this.#defaultMaxOutputTokens), {
           model: this.model,
           stream,
           streamUsage: this.#streamUsage,
@@ -257,4 +269,9 @@ export class OpenAICompatibleClient implements LlmClient {
   private errorContext(): ErrorContext {
     return { provider: this.provider, redactor: this.#options.redactor };
   }
+}
+
+/** `request` with `max` as its `maxOutputTokens` when it sets none. */
+function withDefaultMax(request: LlmRequest, max: number | undefined): LlmRequest {
+  return max === undefined || request.maxOutputTokens !== undefined ? request : { ...request, maxOutputTokens: max };
 }

@@ -71,6 +71,7 @@ function selectionFor(ref: string, providers: ProvidersConfig | undefined, env: 
     ...(p.baseUrl === undefined ? {} : { baseUrl: p.baseUrl }),
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(p.headers === undefined ? {} : { headers: p.headers }),
+    ...(p.maxOutputTokens === undefined ? {} : { maxOutputTokens: p.maxOutputTokens }),
   };
 }
 

@@ -67,6 +67,7 @@ function buildConfigSchemas(z: Zod) {
       })
       .optional(),
     headers: strRecord.optional(),
+    maxOutputTokens: intIn(1, 1_000_000).optional(),
   });
 
   const providers = z

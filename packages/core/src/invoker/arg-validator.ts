@@ -90,7 +90,9 @@ function malformedArgs(tool: Tool, args: unknown): InvalidToolArgsError | undefi
     : new InvalidToolArgsError(tool.name, [
         {
           field: 'args',
-          message: `are not one JSON object: ${malformed.problem}; send the call again with its arguments as a single JSON object`,
+          message: malformed.problem.startsWith('cut off:')
+            ? `are not one JSON object: ${malformed.problem}`
+            : `are not one JSON object: ${malformed.problem}; send the call again with its arguments as a single JSON object`,
         },
       ]);
 }

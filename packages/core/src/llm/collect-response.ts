@@ -16,7 +16,7 @@ import type {
 } from './llm-client.js';
 import { LlmError } from './llm-error.js';
 import { normalizeUsage } from './usage-count.js';
-import { parseToolArgsText, toolArgsFromValue } from './tool-args-text.js';
+import { malformedArgsOf, malformedToolArgs, parseToolArgsText, toolArgsFromValue } from './tool-args-text.js';
 
 /**
  * A call as the run can record it, whatever client sent it: arguments that are not one JSON object
@@ -29,6 +29,19 @@ function recordableCall(call: LlmToolCall): LlmToolCall {
   const name = typeof call.name === 'string' && call.name.length > 0 ? call.name : '(no name)';
   return args === raw && name === call.name ? call : { ...call, name, args };
 }
+
+/**
+ * A call of a response the output token limit ended: arguments that are not valid JSON were cut
+ * there, and the model is told so (sent again whole, they would be cut again).
+ */
+function cutShort(call: LlmToolCall): LlmToolCall {
+  const malformed = malformedArgsOf(call.args);
+  if (malformed === undefined || !malformed.problem.startsWith('not valid JSON')) return call;
+  return { ...call, args: malformedToolArgs(CUT_SHORT, malformed.text) };
+}
+
+const CUT_SHORT =
+  "cut off: the reply reached the model's output token limit while writing these arguments, so they are not valid JSON; sent again whole they would be cut again: make the call smaller (write a long file in parts, e.g. its first part with write and the rest with edit or patch), or raise the limit (providers.<provider>.maxOutputTokens in the configuration)";
 
 /** Folds stream events one by one; `result()` gives the response so far. */
 export class ResponseAccumulator {
@@ -84,7 +97,7 @@ export class ResponseAccumulator {
       text: this.text,
       reasoning: this.reasoning,
       ...(this.blocks.length > 0 ? { reasoningBlocks: [...this.blocks] } : {}),
-      toolCalls: [...this.calls],
+      toolCalls: finishReason === 'length' ? this.calls.map(cutShort) : [...this.calls],
       usage: this.usage,
       finishReason,
     };

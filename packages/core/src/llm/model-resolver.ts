@@ -20,6 +20,8 @@ export interface ProviderSettings {
   readonly apiKeyEnv?: string;
   /** Extra HTTP headers sent with every request; every value is redacted from error text. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The most tokens one answer may take when a request sets none, `1..1000000` (see {@link ModelSelection.maxOutputTokens}). */
+  readonly maxOutputTokens?: number;
 }
 
 /** What the host configured for one model; anything unset comes from the environment. */
@@ -29,6 +31,11 @@ export interface ModelSelection {
   readonly apiKey?: string;
   readonly baseUrl?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The most tokens one answer may take when a request sets none (`max_tokens`; Anthropic's API
+   * requires one and gets 4096 by default, OpenAI-compatible servers use their own default).
+   */
+  readonly maxOutputTokens?: number;
   /** Overrides of the provider's capabilities. */
   readonly capabilities?: Partial<LlmCapabilities>;
 }
