@@ -3,7 +3,7 @@
 // out that branch and have the next git read it. A command a rule allows unasked is held to it as
 // to the files git reads now: read-only, and its programs turned off.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,21 @@ describe('a command allowed unasked and a file the configuration includes on ano
     // The same line run by hand does run it: the setting is real.
     execFileSync('sh', ['-c', 'git checkout -q feat && git diff'], { cwd: dir, stdio: 'ignore' });
     expect(existsSync(pwned)).toBe(true);
+  });
+
+  it('PERM-03: a file included through a symbolic link refuses such commands: checking out a branch replaces the link itself', async () => {
+    const dir = tempRepo();
+    made.push(dir);
+    writeFileSync(join(dir, 'team-real.gitconfig'), '[core]\n\tautocrlf = false\n');
+    symlinkSync('team-real.gitconfig', join(dir, 'team.gitconfig'));
+    git(dir, 'add', 'team.gitconfig', 'team-real.gitconfig');
+    git(dir, 'commit', '-qm', 'team settings');
+    git(dir, 'config', 'includeIf.onbranch:feat.path', '../team.gitconfig');
+    const { asked, got } = await runRefusing(opened, dir, [call('s1', 'bash', { command: 'git status --short' })], {
+      allow: ['Bash(git:*)'],
+    });
+    expect(asked).toEqual([]);
+    expect(got.get('s1')?.output).toContain('team.gitconfig, which is a symbolic link or is reached through one');
   });
 
   it('PERM-03: the file is read-only for the command, and so is a file it includes in turn', async () => {

@@ -12,7 +12,7 @@
  * so are Git LFS's standard filters.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { textOf } from './git-store.js';
@@ -160,4 +160,33 @@ export function missingIncludeRefusal(shown: string): string {
 /** Why a command allowed unasked is not run while the configuration includes more files than are read for it (`shown` is the first not read). */
 export function unreadIncludeRefusal(shown: string): string {
   return `the repository's configuration includes more files than a command allowed without asking is held to (${shown} and after it, through includes git reads only on some branches): a command could make git read settings nobody listed (a program to run). The command was not run: take the includes out of .git/config; a command a person approves still runs`;
+}
+
+/**
+ * The first of the `included` configuration files that is a symbolic link, or is reached through
+ * one in `root` (the workspace): a command can replace the link itself (`git checkout` of a branch
+ * where the path is a file), which holding the path read-only does not stop, since that holds where
+ * the link leads. `undefined` when none is.
+ */
+export function linkedIncludeOf(root: string, included: readonly string[]): string | undefined {
+  const top = resolve(root);
+  return included.find((file) => {
+    let at = resolve(file);
+    for (let i = 0; i < 256; i++) {
+      try {
+        if (lstatSync(at).isSymbolicLink()) return true;
+      } catch {
+        return false;
+      }
+      const up = dirname(at);
+      if (up === at || !(up === top || up.startsWith(`${top}/`))) return false;
+      at = up;
+    }
+    return false;
+  });
+}
+
+/** Why a command allowed unasked is not run while the configuration includes a file through a symbolic link (`shown`). */
+export function linkedIncludeRefusal(shown: string): string {
+  return `the repository's configuration includes ${shown}, which is a symbolic link or is reached through one: a command could replace the link (a checkout of a branch where it is a file) and have the git it runs next read settings nobody listed (a program to run). The command was not run: put the file itself in the link's place, or take the include out of .git/config; a command a person approves still runs`;
 }

@@ -32,7 +32,13 @@ import {
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
-import { missingIncludeRefusal, unreadIncludeRefusal, repositoryPrograms } from './git-config-programs.js';
+import {
+  linkedIncludeOf,
+  linkedIncludeRefusal,
+  missingIncludeRefusal,
+  repositoryPrograms,
+  unreadIncludeRefusal,
+} from './git-config-programs.js';
 import { gitPointerProblem, pointerRefusal } from './git-pointers.js';
 import { type GitFolders, textOf } from './git-store.js';
 import { type CommandWatch, gitWatch } from './git-watch.js';
@@ -280,14 +286,17 @@ export function unaskedHold(
   const problem = gitPointerProblem(root);
   const missing = programs?.missingIncludes[0];
   const unread = places?.unread;
+  const linked = linkedIncludeOf(root, included);
   const refusal =
     problem !== undefined
       ? pointerRefusal(problem)
       : missing !== undefined
         ? missingIncludeRefusal(shownPath(root, missing))
-        : unread === undefined
-          ? undefined
-          : unreadIncludeRefusal(shownPath(root, unread));
+        : linked !== undefined
+          ? linkedIncludeRefusal(shownPath(root, linked))
+          : unread === undefined
+            ? undefined
+            : unreadIncludeRefusal(shownPath(root, unread));
   const watch = gitWatch(
     root,
     git,
@@ -351,7 +360,7 @@ const PROGRAM_FAILED = /cannot run :|external diff died|(?:clean|smudge|process)
 /** What git says when a remote on this machine was refused (`protocol.file.allow=never`). */
 const LOCAL_TRANSPORT = /transport 'file' not allowed/;
 const LOCAL_TRANSPORT_NOTE =
-  "[a command a rule allows without asking cannot reach a repository on this machine (a local path or file:// remote: git push ../x.git, git fetch ., git clone ../y): that repository's own hooks and configuration would run programs; such a command needs a person's approval]";
+  "[a command a rule allows without asking cannot reach a repository on this machine (a local path or file:// remote: git push ../x.git, git fetch ., git clone ../y): that repository's own hooks and configuration would run programs; git refuses a bundle file (git fetch x.bundle) the same way; such a command needs a person's approval]";
 
 function programsNote(keys: readonly string[]): string {
   const shown = keys.length > 6 ? `${keys.slice(0, 6).join(', ')}, …` : keys.join(', ');
