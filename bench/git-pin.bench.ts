@@ -1,7 +1,8 @@
 /**
  * The cost of the `git` tool's process work per command: `LocalGit.run(['status'])` (a listing of
- * the configuration and a `rev-parse` side by side, then git in a mount namespace of its own with
- * the listed configuration pinned, see `git-pin.ts`) against a plain `git status` child process,
+ * the configuration and a `rev-parse` side by side, kept while the files they were read from stay
+ * the same (`git-listing-cache.ts`), then git in a mount namespace of its own with the listed
+ * configuration pinned, see `git-pin.ts`) against a plain `git status` child process,
  * paired and alternated, on a small repository. Run after a build: `pnpm exec tsx bench/run.ts git-pin`.
  */
 import { execFile, execFileSync } from 'node:child_process';

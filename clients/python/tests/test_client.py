@@ -126,6 +126,27 @@ class ClientTest(unittest.TestCase):
             self.assertEqual(resumed.result.status, "completed")
             self.assertEqual(resumed.result.text, "Back again.")
 
+    def test_a_parked_run_whose_capabilities_changed_resumes_with_rebind(self) -> None:
+        folder = repo()
+        with Client(timeout=30) as first:
+            parked = first.open_session(folder, model=script(ECHO[:1]), session_id="py-drift").send("run echo")
+            self.assertEqual(parked.result.status, "parked")
+        with Client(timeout=30) as second:
+            again = second.open_session(
+                folder,
+                model=script([{"text": "Rebound."}]),
+                session_id="py-drift",
+                permissions={"deny": ["Bash(rm:*)"]},
+                ignore_workspace_config=True,
+            )
+            with self.assertRaises(ServeError) as drifted:
+                again.resume()
+            self.assertEqual(drifted.exception.runtime_code, "CAPABILITY_DRIFT")
+            self.assertIn('"rebind": true', str(drifted.exception))
+            resumed = again.resume(on_confirm=lambda request: request.tool_id == "b1", rebind=True)
+            self.assertEqual(resumed.id, parked.id)
+            self.assertEqual((resumed.result.status, resumed.result.text), ("completed", "Rebound."))
+
     def test_max_tool_rounds_caps_the_tool_rounds_of_a_turn(self) -> None:
         two_rounds: list[dict[str, object]] = [
             {"tool_calls": [{"id": "b1", "name": "bash", "args": {"command": "echo one"}}]},

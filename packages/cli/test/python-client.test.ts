@@ -31,7 +31,7 @@ describe('clients/python against a3s serve', () => {
     'unittest: open, send, iterate events, answer a confirmation and a question by callback, interrupt, two sessions, errors, kill and resume, verdicts, dropped events',
     () => {
       const r = clientSuite();
-      expect(r.stderr).toMatch(/Ran 11 tests/);
+      expect(r.stderr).toMatch(/Ran 12 tests/);
       expect(r.stderr).not.toMatch(/skipped/);
       expect(r.status, r.stderr).toBe(0);
     },

@@ -15,7 +15,7 @@ describe('unknown client options', () => {
     const cases: [string, RegExp, () => unknown][] = [
       [
         'options.apikey',
-        /is not an option of OpenAICompatibleClient; allowed: model, baseUrl, apiKey, .*maxTokensField; did you mean 'apiKey'\?/,
+        /is not an option of OpenAICompatibleClient; allowed: model, baseUrl, apiKey, .*maxTokensField, defaultMaxOutputTokens; did you mean 'apiKey'\?/,
         () => new OpenAICompatibleClient({ model: 'q', baseUrl: 'http://x/v1', apikey: 'sk-1' } as never),
       ],
       [

@@ -146,6 +146,18 @@ export type {
   VerificationReport,
 } from '@a3s-code/core';
 export { ScriptError } from '@a3s-code/core';
+// Dynamic workflows: a host's named multi-step flows, run by the `dynamic_workflow` tool
+// (`Agent.create({ tools: [createDynamicWorkflowPack({ flows })] })`).
+export {
+  createDynamicWorkflowPack,
+  defineWorkflow,
+  WorkflowDefinitionError,
+  WorkflowStepError,
+  type DynamicWorkflowPackOptions,
+  type WorkflowDefinition,
+  type WorkflowProgressEvent,
+  type WorkflowStep,
+} from '@a3s-code/core';
 // What a host needs to write its own `LlmClient` (`Agent.create({ model: client })`).
 export { LlmError, collectResponse } from '@a3s-code/core';
 export type {

@@ -150,12 +150,14 @@ class Client:
         permissions: Optional[Mapping[str, Sequence[str]]] = None,
         trust_workspace: bool = False,
         max_tool_rounds: Optional[int] = None,
+        ignore_workspace_config: bool = False,
     ) -> "Session":
         """Opens a session on ``workspace`` (``session_id`` continues that session's log).
 
         ``trust_workspace`` says the user trusts the folder's config file, which a file that would
         start MCP servers' commands, run hooks, let tools run unasked, redirect a provider, choose
-        the model (unless ``model`` is given) or add to what the model is told needs.
+        the model (unless ``model`` is given) or add to what the model is told needs;
+        ``ignore_workspace_config`` leaves that file out entirely (not with ``trust_workspace``).
         ``max_tool_rounds`` (0..10000) caps the tool rounds of a turn: once reached, the model is
         offered no tools and answers in text.
         """
@@ -170,6 +172,8 @@ class Client:
             params["plan"] = True
         if trust_workspace:
             params["trustWorkspace"] = True
+        if ignore_workspace_config:
+            params["ignoreWorkspaceConfig"] = True
         if max_tool_rounds is not None:
             if isinstance(max_tool_rounds, bool) or not isinstance(max_tool_rounds, int):
                 raise TypeError(f"max_tool_rounds must be an int, got {type(max_tool_rounds).__name__}")

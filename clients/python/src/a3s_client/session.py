@@ -51,16 +51,28 @@ class Session:
         *,
         on_confirm: Optional[ConfirmHandler] = None,
         on_question: Optional[QuestionHandler] = None,
+        rebind: bool = False,
     ) -> "Run":
-        """Continues the log: a parked or cut-off run, or a new run after an interrupted one."""
-        started = self.client.request("session/resume", {"sessionId": self.id})
+        """Continues the log: a parked or cut-off run, or a new run after an interrupted one.
+
+        ``rebind`` continues a run whose capabilities changed since it started under the current
+        ones (otherwise that is a ``CAPABILITY_DRIFT`` error).
+        """
+        params: dict[str, Any] = {"sessionId": self.id}
+        if rebind:
+            params["rebind"] = True
+        started = self.client.request("session/resume", params)
         return Run(self, started["runId"], on_confirm, on_question)
 
-    def answer_confirmation(self, tool_id: str, approved: bool, reason: Optional[str] = None) -> Optional[str]:
+    def answer_confirmation(
+        self, tool_id: str, approved: bool, reason: Optional[str] = None, *, rebind: bool = False
+    ) -> Optional[str]:
         """Answers a parked confirmation; the parked run resumes (its id is returned)."""
         params: dict[str, Any] = {"sessionId": self.id, "toolId": tool_id, "approved": approved}
         if reason is not None:
             params["reason"] = reason
+        if rebind:
+            params["rebind"] = True
         run_id = self.client.request("confirmation/answer", params)["runId"]
         return str(run_id) if run_id is not None else None
 

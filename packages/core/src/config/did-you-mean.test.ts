@@ -21,6 +21,24 @@ describe('did you mean: a mistyped option key is answered with the key it was me
       expect(suggestKey(word, KEYS)).toBeUndefined();
   });
 
+  it("another agent SDK's option names (systemPrompt, maxTurns, allowedTools, permissionMode) are answered with ours", () => {
+    const message = (config: Record<string, unknown>): string => {
+      try {
+        validateConfigObject(config);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error('not refused');
+    };
+    expect(message({ systemPrompt: 'x' })).toContain(
+      "did you mean 'system'? ('systemPrompt' is another agent SDK's name for what 'system' sets here)",
+    );
+    expect(message({ instructions: 'x' })).toContain("did you mean 'system'?");
+    expect(message({ max_turns: 3 })).toContain("did you mean 'maxToolRounds'?");
+    expect(message({ allowedTools: ['read'] })).toContain("did you mean 'permissions'?");
+    expect(message({ permissionMode: 'acceptEdits' })).toContain("did you mean 'permissions'?");
+  });
+
   it('validateConfigObject and the run options name the key, list the allowed ones and suggest the one meant', () => {
     const refusal = (f: () => unknown): SessionConfigurationError => {
       try {

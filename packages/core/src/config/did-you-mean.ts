@@ -48,8 +48,23 @@ export function suggestKey(key: string, allowed: readonly string[]): string | un
   return best;
 }
 
+/** Other agent SDKs' names of options (as {@link plain} reads them), and what each is here. */
+const PEER_NAMES: Readonly<Record<string, string>> = {
+  systemprompt: 'system',
+  customsystemprompt: 'system',
+  appendsystemprompt: 'system',
+  instructions: 'system',
+  maxturns: 'maxToolRounds',
+  allowedtools: 'permissions',
+  disallowedtools: 'permissions',
+  permissionmode: 'permissions',
+};
+
 /** `; did you mean 'x'?` for `key` among `allowed` (the end of a message), or `''`. */
 export function didYouMean(key: string, allowed: readonly string[]): string {
+  const peer = PEER_NAMES[plain(key)];
+  if (peer !== undefined && allowed.includes(peer))
+    return `; did you mean '${peer}'? ('${key}' is another agent SDK's name for what '${peer}' sets here)`;
   const near = suggestKey(key, allowed);
   return near === undefined ? '' : `; did you mean '${near}'?`;
 }
