@@ -87,6 +87,7 @@ function damagedLogHint(command: string, f: Failure, message: string): string | 
   const file = terminalText(found);
   const log = shellWord(file);
   const aside = shellWord(`${file}.damaged`);
+  const seal = shellWord(`${file}.seal`);
   const fresh =
     command === 'replay'
       ? ''
@@ -95,7 +96,7 @@ function damagedLogHint(command: string, f: Failure, message: string): string | 
         : '; or start a new session by leaving out --session';
   if (line === 1)
     return `line 1 of ${file} is damaged, so no fact of it can be read; a3s never rewrites a log (it only appends), so it stays so: move it aside (mv ${log} ${aside}) to start that session afresh${fresh}`;
-  return `line ${line} of ${file} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to ${line - 1} before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${aside} && head -n ${line - 1} ${aside} > ${log}; what came after it stays only in the copy)${fresh}`;
+  return `line ${line} of ${file} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to ${line - 1} before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${aside} && head -n ${line - 1} ${aside} > ${log} && rm -f ${seal}; what came after it stays only in the copy, and the seal, which records what the session wrote, would refuse the shorter log)${fresh}`;
 }
 
 /**

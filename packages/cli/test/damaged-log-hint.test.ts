@@ -22,7 +22,7 @@ async function damaged(): Promise<{ dir: string; log: string; model: string }> {
 describe('a damaged line in a log', () => {
   it('replay and run name the file and line, and how to keep the lines before it', async () => {
     const { dir, log, model } = await damaged();
-    const hint = `hint: line 3 of ${log} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to 2 before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${log}.damaged && head -n 2 ${log}.damaged > ${log}; what came after it stays only in the copy)`;
+    const hint = `hint: line 3 of ${log} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to 2 before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${log}.damaged && head -n 2 ${log}.damaged > ${log} && rm -f ${log}.seal; what came after it stays only in the copy, and the seal, which records what the session wrote, would refuse the shorter log)`;
     const replay = await runMain(['replay', '--cwd', dir, 's1']);
     expect(replay.status).toBe(1);
     expect(replay.stderr).toContain(`${hint}\n`);
@@ -35,7 +35,7 @@ describe('a damaged line in a log', () => {
       hints: [expect.stringContaining(`line 3 of ${log} is damaged`)],
     });
     // What the hint says to do works: the session goes on from the intact lines.
-    execSync(`cp ${log} ${log}.damaged && head -n 2 ${log}.damaged > ${log}`);
+    execSync(`cp ${log} ${log}.damaged && head -n 2 ${log}.damaged > ${log} && rm -f ${log}.seal`);
     expect((await runMain(['run', '--model', model, '--cwd', dir, '--session', 's1', 'more'])).status).toBe(0);
   });
 

@@ -284,7 +284,7 @@ describe('files that are not what they should be', () => {
     expect(damaged.status).toBe(1);
     expect(damaged.stderr).toBe(
       `a3s replay: FACT_PARSE: fact log line 2: json: not valid JSON (Unexpected token 'g', "garbage" is not valid JSON) (in ${log})\n` +
-        `hint: line 2 of ${log} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to 1 before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${log}.damaged && head -n 1 ${log}.damaged > ${log}; what came after it stays only in the copy)\n`,
+        `hint: line 2 of ${log} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to 1 before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${log}.damaged && head -n 1 ${log}.damaged > ${log} && rm -f ${log}.seal; what came after it stays only in the copy, and the seal, which records what the session wrote, would refuse the shorter log)\n`,
     );
   });
 

@@ -3,7 +3,7 @@
 // process (a new Agent) decides as the one that wrote the log would have, and a run the log
 // records as ended is never run again nor given facts after its end.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
@@ -109,6 +109,8 @@ describe('the completion gate across a crash', () => {
         .map((f) => JSON.stringify(f))
         .join('\n')}\n`,
     );
+    // A forger that also removes the store's seal gets past it (FACT_LOG_CHANGED otherwise): the gate still holds.
+    rmSync(`${logOf(dir, 'gated')}.seal`);
 
     const model = new ScriptedLlmClient([{ text: 'done' }]);
     const agent = await Agent.create({ model });

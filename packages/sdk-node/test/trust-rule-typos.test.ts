@@ -44,10 +44,19 @@ describe('a file rule that would protect nothing is refused', () => {
     );
   });
 
+  it('a bracket set ([t], [a-z], [!x]), which rules read as itself, is refused', async () => {
+    for (const rule of ['Read(secre[t]/**)', 'Read(secret/key.tx[t])', 'Read(secret/[a-z]*.txt)', 'Read([!.]env)'])
+      expect(await refused(rule)).toContain(
+        'would be a set of characters in a shell, but rules read [ and ] as themselves',
+      );
+  });
+
   it('a command rule keeps its quotes and variables, and a literal [id] path is still a rule', async () => {
     const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
     const s = await agent.session(workspace(), {
-      permissions: { deny: ['Bash(echo "$HOME")', 'Read(pages/[id].tsx)', 'Read(a,b.txt)'] },
+      permissions: {
+        deny: ['Bash(echo "$HOME")', 'Read(pages/[id].tsx)', 'Read(app/[...slug]/page.tsx)', 'Read(a,b.txt)'],
+      },
     });
     await s.close();
   });

@@ -39,7 +39,7 @@ describe.skipIf(PYRIGHT !== undefined)(title('a cold pyright answers from the wh
     expect(r.output).toContain('in 3 files: a.py, c.py, pkg/b.py');
     expect(readFileSync(join(h.dir, 'c.py'), 'utf8')).toBe('from a import assist\nx = assist()\n');
     expect(readFileSync(join(h.dir, 'pkg/b.py'), 'utf8')).toBe('from a import assist\nprint(assist())\n');
-  }, 15_000);
+  }, 60_000);
 
   it('LSP-07: the first call of a session, references, lists every usage', async () => {
     h = lspHarness(undefined);
@@ -48,7 +48,7 @@ describe.skipIf(PYRIGHT !== undefined)(title('a cold pyright answers from the wh
     expect(r.output.split('\n')[0]).toBe('5 locations:');
     expect(r.output).toContain('pkg/b.py:2: print(helper())');
     expect(r.metadata?.incomplete).toBeUndefined();
-  }, 15_000);
+  }, 60_000);
 });
 
 /** A connection that delivers the log messages and progress a test sends. */

@@ -121,6 +121,12 @@ function checkPathPattern(written: string, field: string, rule: string, toolGlob
   if (/,\s/.test(written) || /;/.test(written)) refuse('a rule takes one path pattern; write one rule per path');
   if (/\{[^{}]*,[^{}]*\}/.test(written))
     refuse('brace alternatives ({a,b}) are not supported in rules; write one rule per path');
+  // `[id]` (a route folder's name) is a name; `[t]`, `[a-z]` or `[!x]` can only be meant as a set.
+  const set = /\[([!^]?)([^\]/]*)\]/.exec(written);
+  if (set !== null && (set[1] !== '' || [...set[2]!].length === 1 || /^.-.$|.-./u.test(set[2]!)))
+    refuse(
+      `'${set[0]}' would be a set of characters in a shell, but rules read [ and ] as themselves; write one rule per name, or use * and ?`,
+    );
   if (/^\/proc\/(?:self|thread-self|\d+)\/cwd(?:\/|$)/.test(written))
     refuse(
       "'/proc/self/cwd' is the folder of the agent's own process, not the workspace; write the path relative to the workspace",

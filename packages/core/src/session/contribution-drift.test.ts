@@ -2,7 +2,7 @@
 // whole definition and each hook one digested with what decides what it does, so a run resumed
 // after a flow or a hook changed is refused as a drift naming it (and may still be rebound). A run
 // recorded before bindings named each contribution is refused with a message saying so.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { effectLogPath, type RunCapabilityBindingV1 } from '@a3s-code/effect';
 import { describe, expect, it } from 'vitest';
@@ -181,6 +181,8 @@ describe('a run recorded by an earlier version', () => {
       return JSON.stringify({ ...f, payload: { ...f.payload, capability_binding: rest } });
     });
     writeFileSync(file, `${out.join('\n')}\n`);
+    // An earlier version wrote no seal beside the log.
+    rmSync(`${file}.seal`, { force: true });
   }
 
   /** The binding the earlier version wrote for `g`: hooks described by name only (events by nothing), no flows. */

@@ -8,6 +8,7 @@
  * that would make the file too large to open again is refused before anything changes
  * (`FACT_LOG_FULL`, see `log-budget.ts`).
  */
+import { existsSync } from 'node:fs';
 import { type FileHandle, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
@@ -24,6 +25,7 @@ import type { FactStore } from './fact-store.js';
 import { FactLogBudget, type FactLogLimits } from './log-budget.js';
 import { openLogForAppend, utf8BytesOf } from './log-file.js';
 import { type FileView, foreignChange, type LogRestore, viewOf, writeBack } from './log-guard.js';
+import { FactLogChangedError, LogSealer, sealProblem } from './log-seal.js';
 import { isHashedThread, recordSessionId, sessionIdPath } from './session-id-file.js';
 import { mkdirState } from './state-folder.js';
 import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
@@ -63,6 +65,7 @@ export class FileFactStore implements FactStore {
   #seen: FileView;
   readonly #onRestore = new Set<(restore: LogRestore) => void>();
   readonly #budget: FactLogBudget;
+  readonly #sealer: LogSealer;
 
   private constructor(
     /** Absolute path of the `.jsonl` file. */
@@ -77,9 +80,11 @@ export class FileFactStore implements FactStore {
     private bytes: number,
     seen: FileView,
     limits: FactLogLimits,
+    sealer: LogSealer,
   ) {
     this.written = log.length;
     this.#seen = seen;
+    this.#sealer = sealer;
     this.#budget = new FactLogBudget(path, limits);
     // Every append, by the store or by a transition into `log`, is checked before the log changes.
     log.guardAppends((facts) => this.#budget.admit(facts, this.bytes));
@@ -110,10 +115,15 @@ export class FileFactStore implements FactStore {
     const lock = await acquireThreadLock(`${path}.lock`);
     let fh: FileHandle | undefined;
     try {
+      // A seal left beside no log (the log was removed to start the session again) checks nothing.
+      const existed = existsSync(path);
       const file = await openLogForAppend(path);
       fh = file.fh;
       const text = file.text;
       const parsed = FactLog.parse(text);
+      // A file changed after the process holding it stopped (a forged line and a crash) is not trusted.
+      const changed = existed ? await sealProblem(path, fh, file.bytes) : undefined;
+      if (changed !== undefined) throw new FactLogChangedError(path, changed);
       let truncatedBytes = 0;
       let bytes = file.bytes;
       if (parsed.torn) {
@@ -128,6 +138,8 @@ export class FileFactStore implements FactStore {
         bytes += 1;
       }
       const log = parsed.log;
+      const sealer = new LogSealer(path, await LogSealer.tailOf(fh, bytes));
+      sealer.seal(bytes, Buffer.alloc(0));
       return new FileFactStore(
         path,
         log,
@@ -137,6 +149,7 @@ export class FileFactStore implements FactStore {
         bytes,
         viewOf(fh),
         limits,
+        sealer,
       );
     } catch (e) {
       await fh?.close().catch(() => undefined);
@@ -191,6 +204,7 @@ export class FileFactStore implements FactStore {
     }
     const buf = Buffer.from(text, 'utf8');
     try {
+      this.#sealer.seal(this.bytes, buf);
       await writeAll(this.fh, buf);
       // Taken before the sync, which can take a while: a change made meanwhile is then foreign.
       const seen = viewOf(this.fh);
@@ -199,6 +213,7 @@ export class FileFactStore implements FactStore {
       this.bytes += buf.length;
       this.#budget.written();
       this.#seen = seen;
+      this.#sealer.wrote(buf);
     } catch (e) {
       this.broken = e;
       throw new FactStoreError(this.path, `write failed; reopen the session to continue (${(e as Error).message})`, e);
@@ -239,6 +254,11 @@ export class FileFactStore implements FactStore {
     await this.fh.close().catch(() => undefined);
     // Removed while the lock is held, so no other opener sees the file half gone.
     await rm(this.path, { force: true }).catch(() => undefined);
+    try {
+      this.#sealer.remove();
+    } catch {
+      // A seal left beside no log checks nothing.
+    }
     if (isHashedThread(basename(this.path, '.jsonl')))
       await rm(sessionIdPath(this.path), { force: true }).catch(() => undefined);
     await this.lock.release();
@@ -275,16 +295,7 @@ export class FileFactStore implements FactStore {
       expectedBytes: this.bytes,
       foundBytes: change.foundBytes,
     };
-    this.log.append(
-      [
-        {
-          type: 'log.restored',
-          key: `log-restored:${this.log.length + 1}`,
-          payload: { found: restore.found, expected_bytes: restore.expectedBytes, found_bytes: restore.foundBytes },
-        },
-      ],
-      null,
-    );
+    this.log.append([restoredDraft(restore, this.log.length + 1)], null);
     let text = '';
     for (const fact of this.log.facts) text += `${encodeFact(fact)}\n`;
     const old = this.fh;
@@ -292,6 +303,7 @@ export class FileFactStore implements FactStore {
       const back = await writeBack(this.path, text);
       this.fh = back.fh;
       this.#seen = back.view;
+      this.#sealer.rewrote(Buffer.from(text, 'utf8'));
     } catch (e) {
       this.broken = e;
       throw new FactStoreError(
@@ -330,4 +342,13 @@ async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
     if (bytesWritten <= 0) throw new Error(`wrote ${at} of ${buf.length} bytes; the disk took no more`);
     at += bytesWritten;
   }
+}
+
+/** The `log.restored` fact recording `restore`, the `n`th fact of the log. */
+function restoredDraft(restore: LogRestore, n: number): FactDraft {
+  return {
+    type: 'log.restored',
+    key: `log-restored:${n}`,
+    payload: { found: restore.found, expected_bytes: restore.expectedBytes, found_bytes: restore.foundBytes },
+  };
 }
