@@ -6,7 +6,7 @@
  * removed then. Recall reads the folder each time, so memories written by other sessions count.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, lstatSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEMP_PREFIX, writeFileAtomic } from '../session/atomic-file.js';
@@ -93,6 +93,8 @@ export class FileMemoryStore implements MemoryStore {
   readonly folder: string;
   readonly #dir: string;
   readonly #clock: () => number;
+  /** Memories read before, by file name, with the stamp of the file they were read from. */
+  readonly #known = new Map<string, { readonly stamp: string; readonly record: MemoryRecord | undefined }>();
 
   private constructor(dir: string, clock: () => number) {
     this.#dir = dir;
@@ -151,13 +153,35 @@ export class FileMemoryStore implements MemoryStore {
     return rankMemories(await this.list(), checkRecall(query));
   }
 
-  /** Every memory (files that are not whole memories are skipped), in no particular order. */
+  /**
+   * Every memory (files that are not whole memories are skipped), in no particular order. A file
+   * read before is read again only when its identity, size or times changed (one `lstat` each).
+   */
   async list(): Promise<MemoryRecord[]> {
     const names = (await readdir(await this.#checked())).filter(
       (n) => n.endsWith('.json') && !n.startsWith(TEMP_PREFIX),
     );
-    const records = await Promise.all(names.map((n) => this.#read(n)));
+    const seen = new Set(names);
+    for (const name of this.#known.keys()) if (!seen.has(name)) this.#known.delete(name);
+    const records = await Promise.all(names.map((n) => this.#readKept(n)));
     return records.filter((r): r is MemoryRecord => r !== undefined);
+  }
+
+  /** The memory in file `name`, kept from an earlier read while the file's stamp is the same. */
+  async #readKept(name: string): Promise<MemoryRecord | undefined> {
+    let stamp: string;
+    try {
+      const s = lstatSync(join(this.folder, name), { bigint: true });
+      stamp = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}`;
+    } catch {
+      this.#known.delete(name);
+      return undefined;
+    }
+    const kept = this.#known.get(name);
+    if (kept?.stamp === stamp) return kept.record;
+    const record = await this.#read(name);
+    this.#known.set(name, { stamp, record });
+    return record;
   }
 
   /** @inheritdoc */
