@@ -7,11 +7,10 @@
  * asked only when a configuration file mentions `hooksPath` or an include, and its answer is kept
  * while those files stay the same.
  */
-import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type SleepingIncludes, sleepingIncludes } from './git-sleeping-includes.js';
-import { type GitFolders, gitFolders, textOf } from './git-store.js';
+import { type GitFolders, gitFolders, gitOutput, textOf } from './git-store.js';
 
 /** Most folders climbed from the workspace to find the repository it is in. */
 const MAX_CLIMB = 64;
@@ -94,20 +93,6 @@ export interface ConfiguredPlaces {
 
 const NONE_CONFIGURED: ConfiguredPlaces = { hooks: undefined, included: [], sleeping: '' };
 const placesCache = new Map<string, { readonly key: string; readonly places: ConfiguredPlaces }>();
-
-function gitOutput(root: string, args: readonly string[]): string | undefined {
-  try {
-    return execFileSync('git', ['-c', 'core.fsmonitor=false', ...args], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 5_000,
-      maxBuffer: 16 << 20,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Where the settings of the configuration files `configs` send git in `root`: the hooks folder

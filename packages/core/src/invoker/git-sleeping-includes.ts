@@ -7,10 +7,10 @@
  * the files they include in turn), read-only for a command allowed unasked, and their settings
  * that run a program turned off.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { gitOutput } from './git-store.js';
 
 /** Most files read this way for one repository. */
 const MAX_SLEEPING = 32;
@@ -76,18 +76,8 @@ export function sleepingIncludes(root: string, top: string, listed: string): Sle
   while (queue.length > 0 && files.length < MAX_SLEEPING) {
     const file = queue.shift()!;
     files.push(file);
-    let own = '';
-    try {
-      own = execFileSync('git', ['config', '--file', file, '--list', '--show-origin', '--null'], {
-        cwd: root,
-        encoding: 'utf8',
-        timeout: 5_000,
-        maxBuffer: 16 << 20,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-    } catch {
-      // Git cannot read it: nor can the git of a command.
-    }
+    // Git cannot read it when this fails: nor can the git of a command.
+    const own = gitOutput(root, ['config', '--file', file, '--list', '--show-origin', '--null']) ?? '';
     const found = entriesOf(own, false).map((e) => ({ ...e, origin: `file:${file}` }));
     for (const e of found) out += `local\0${e.origin}\0${e.record}\0`;
     queueDirectives(found);

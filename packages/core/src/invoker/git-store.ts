@@ -9,7 +9,7 @@
  * slow), the store is hidden too. The answer is kept until the repository's references, index or
  * packs change.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { constants, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -46,6 +46,21 @@ const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 const MAX_HASHED_FILES = 256;
 
 const cache = new Map<string, { readonly key: string; readonly holds: string | undefined }>();
+
+/** What `git args` (run in `root`, no fsmonitor) prints, or `undefined` when it fails. */
+export function gitOutput(root: string, args: readonly string[]): string | undefined {
+  try {
+    return execFileSync('git', ['-c', 'core.fsmonitor=false', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 5_000,
+      maxBuffer: 16 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  } catch {
+    return undefined;
+  }
+}
 
 /** The text of `path`, or `''` when it cannot be read (a FIFO or other non-file is not waited on). */
 export function textOf(path: string): string {
