@@ -175,3 +175,24 @@ export async function refuseHiddenStash(
       );
   }
 }
+
+/**
+ * Refuses an operation that would rewrite a file this session may not read (`changed`: the files
+ * it changes). A process the session keeps running (a background job, the eval kernel, a program
+ * paused in the debugger) was started with the file hidden by its name as it was then; the file
+ * git writes in its place is a new one, which that process could read.
+ */
+export async function refuseHiddenRewrites(
+  denied: ReadDenied,
+  args: GitArgs,
+  changed: readonly ChangedFile[],
+): Promise<void> {
+  for (const { workspace: path } of changed) {
+    const rule = await denied(path);
+    if (rule !== undefined)
+      throw new PermissionDeniedError(
+        'git',
+        `${rule} (git ${args.operation}${args.action === undefined ? '' : ` ${args.action}`} would rewrite a file this session may not read: a process the session keeps running, started while the file was hidden, could read the file git writes in its place; nothing was changed: a person can run it)`,
+      );
+  }
+}

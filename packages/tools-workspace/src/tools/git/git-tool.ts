@@ -15,7 +15,14 @@ import { WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
 import { failed, guard, ok } from '../shared/results.js';
 import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } from './git-lists.js';
-import { commitsOnly, readDeniedOf, refuseHiddenPath, refuseHiddenStash, refuseLeakingWorktree } from './git-hidden.js';
+import {
+  commitsOnly,
+  readDeniedOf,
+  refuseHiddenPath,
+  refuseHiddenRewrites,
+  refuseHiddenStash,
+  refuseLeakingWorktree,
+} from './git-hidden.js';
 import { GitCommandError, git } from './git-run.js';
 import { filesChangedBy } from './git-changes.js';
 import { refuseConfigWrites } from './git-config-writes.js';
@@ -62,6 +69,7 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
   await refuseConfigWrites(ctx, args, changed);
   if (denied !== undefined) await refuseHiddenStash(service, ctx, denied, args, changed);
   if (writeDenied !== undefined) await refuseDeniedWrites(ctx, writeDenied, args, changed);
+  if (denied !== undefined) await refuseHiddenRewrites(denied, args, changed);
   const quoted = (argv: string[]): string[] => (denied === undefined ? argv : ['-c', 'core.quotePath=false', ...argv]);
   const run = async (argv: string[], summary: string, then?: string[]): Promise<ToolResult> => {
     let out = (await git(service, ctx, quoted(argv))).trim();
