@@ -41,6 +41,24 @@ describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it'
     expect(got.get('b2')?.output).toContain('No such file or directory');
   });
 
+  it('PERM-02: a link a command makes in the place of a denied folder (ln -s cfg config under Write(config/**)) is removed', async () => {
+    const dir = workspace();
+    const { session } = await run(
+      dir,
+      [bash('l1', 'mkdir -p cfg && echo X > cfg/n.json && ln -s cfg config; echo done')],
+      {
+        permissions: { deny: ['Write(config/**)'] },
+      },
+    );
+    const l1 = results(session).get('l1');
+    expect(l1?.ok).toBe(false);
+    expect(l1?.output).toContain(
+      '[refused: the path rules deny writing config; it was created by this call and removed.]',
+    );
+    expect(existsSync(join(dir, 'config'))).toBe(false);
+    expect(readFileSync(join(dir, 'cfg', 'n.json'), 'utf8')).toBe('X\n');
+  });
+
   it('PERM-02: a command that fails on a file the rules keep from it is told which rules keep it', async () => {
     const dir = workspace();
     mkdirSync(join(dir, 'keys'));

@@ -85,6 +85,7 @@ const wholeFolder = (rule: (spelled: readonly string[]) => string | undefined, s
 interface Entry {
   readonly name: string;
   isDirectory(): boolean;
+  isSymbolicLink(): boolean;
 }
 
 async function entries(dir: string): Promise<Entry[]> {
@@ -122,7 +123,7 @@ async function lookUp(dir: string, names: readonly string[]): Promise<Entry[]> {
     names.map(async (name): Promise<Entry | undefined> => {
       try {
         const stat = await lstat(dir === '/' ? `/${name}` : `${dir}/${name}`);
-        return { name, isDirectory: () => stat.isDirectory() };
+        return { name, isDirectory: () => stat.isDirectory(), isSymbolicLink: () => stat.isSymbolicLink() };
       } catch {
         return undefined;
       }
@@ -152,14 +153,16 @@ function visit(s: Search, at: Pending, list: readonly Entry[]): Pending[] {
     const rel = at.rel === undefined ? undefined : at.rel === '' ? e.name : `${at.rel}/${e.name}`;
     const spelled = rel === undefined ? [path] : s.absolute ? [rel, `${s.root}/${rel}`, `${s.realRoot}/${rel}`] : [rel];
     const folder = e.isDirectory();
-    if (readRule(s, spelled) !== undefined || (folder && wholeFolder((p) => readRule(s, p), spelled))) {
+    // A link in a folder's place (`ln -s cfg config` under `Write(config/**)`) is held as the folder.
+    const asFolder = folder || e.isSymbolicLink();
+    if (readRule(s, spelled) !== undefined || (asFolder && wholeFolder((p) => readRule(s, p), spelled))) {
       s.unreadable.push(path);
       continue;
     }
     let readOnly = at.readOnly;
     if (
       !readOnly &&
-      (writeRule(s, spelled) !== undefined || (folder && wholeFolder((p) => writeRule(s, p), spelled)))
+      (writeRule(s, spelled) !== undefined || (asFolder && wholeFolder((p) => writeRule(s, p), spelled)))
     ) {
       s.unwritable.push(path);
       readOnly = true;
