@@ -10,16 +10,20 @@ const serve = servedPerTest();
 
 type Opened = { sessionId: string };
 
+/** A server in a workspace whose config file would start a command that touches `marker`, and a one-turn model. */
+function startingCommand() {
+  const dir = tempRepo();
+  const marker = join(dir, 'started');
+  writeFileSync(
+    join(dir, 'a3s.config.json'),
+    JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
+  );
+  return { dir, marker, s: serve(dir), model: `scripted:${scriptFile([{ text: 'hi' }])}` };
+}
+
 describe('a3s serve and the workspace config file', () => {
   it('a workspace whose config would start a command opens only with trustWorkspace, and the command never runs before', async () => {
-    const dir = tempRepo();
-    const marker = join(dir, 'started');
-    writeFileSync(
-      join(dir, 'a3s.config.json'),
-      JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
-    );
-    const s = serve(dir);
-    const model = `scripted:${scriptFile([{ text: 'hi' }])}`;
+    const { dir, marker, s, model } = startingCommand();
     const refused = await s.request('session/open', { workspace: dir, model });
     expect(refused.error).toMatchObject({ data: { code: 'WORKSPACE_UNTRUSTED' } });
     expect(String(refused.error?.message)).toMatch(/mcpServers\.x starts the command.*trustWorkspace/s);
@@ -30,14 +34,7 @@ describe('a3s serve and the workspace config file', () => {
   });
 
   it('session/open with ignoreWorkspaceConfig leaves a config file that would start a command out: it opens unasked and nothing runs', async () => {
-    const dir = tempRepo();
-    const marker = join(dir, 'started');
-    writeFileSync(
-      join(dir, 'a3s.config.json'),
-      JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
-    );
-    const s = serve(dir);
-    const model = `scripted:${scriptFile([{ text: 'hi' }])}`;
+    const { dir, marker, s, model } = startingCommand();
     const both = await s.request('session/open', {
       workspace: dir,
       model,

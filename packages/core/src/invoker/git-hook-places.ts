@@ -85,13 +85,15 @@ export interface ConfiguredPlaces {
    * include, or would read on another branch (see `git-sleeping-includes.ts`).
    */
   readonly included: readonly string[];
+  /** The texts of {@link ConfiguredPlaces.included}, in order (read once, for the answer's key and its callers). */
+  readonly includedTexts: readonly string[];
   /** The settings of those git does not read now, as `git config --list --show-origin --show-scope -z` lists settings. */
   readonly sleeping: string;
   /** The first included file past those read, when there are too many: no command is held to it. */
   readonly unread?: string;
 }
 
-const NONE_CONFIGURED: ConfiguredPlaces = { hooks: undefined, included: [], sleeping: '' };
+const NONE_CONFIGURED: ConfiguredPlaces = { hooks: undefined, included: [], includedTexts: [], sleeping: '' };
 const placesCache = new Map<string, { readonly key: string; readonly places: ConfiguredPlaces }>();
 
 /**
@@ -116,9 +118,8 @@ export function configuredPlaces(
   if (!mentionsHooks && !mentionsIncludes) return NONE_CONFIGURED;
   const kept = placesCache.get(root);
   // The files git does not read now are read here: their texts are part of what the answer is kept for.
-  const keyOf = (places: ConfiguredPlaces): string =>
-    places.included.length === 0 ? own : `${own}\0${places.included.map(textOf).join('\0')}`;
-  if (kept !== undefined && kept.key === keyOf(kept.places)) return kept.places;
+  const keyOf = (texts: readonly string[]): string => (texts.length === 0 ? own : `${own}\0${texts.join('\0')}`);
+  if (kept !== undefined && kept.key === keyOf(kept.places.included.map(textOf))) return kept.places;
   // An included file may name the hooks folder too.
   const out = gitOutput(root, ['rev-parse', '--git-path', 'hooks'])?.trim();
   const path = out === undefined || out === '' ? undefined : resolve(root, out);
@@ -137,13 +138,15 @@ export function configuredPlaces(
     for (const file of sleeping.files) files.add(file);
     for (const known of configs) files.delete(resolve(known));
   }
+  const included = [...files].sort();
   const places: ConfiguredPlaces = {
     hooks,
-    included: [...files].sort(),
+    included,
+    includedTexts: included.map(textOf),
     sleeping: sleeping.listed,
     ...(sleeping.unread === undefined ? {} : { unread: sleeping.unread }),
   };
-  placesCache.set(root, { key: keyOf(places), places });
+  placesCache.set(root, { key: keyOf(places.includedTexts), places });
   return places;
 }
 

@@ -278,7 +278,7 @@ export function unaskedHold(
       : repositoryPrograms(
           root,
           configs.map((c) => c.path),
-          [...texts, ...included.map(textOf)],
+          [...texts, ...(places?.includedTexts ?? [])],
           places?.sleeping,
         );
   const overrides = programs?.overrides ?? [];
