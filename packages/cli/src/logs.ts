@@ -14,7 +14,7 @@ import {
   type Fact,
   type LogSummary,
 } from '@a3s-code/effect';
-import { readFactLogFile } from '@a3s-code/core';
+import { factLogChange, readFactLogFile } from '@a3s-code/core';
 import { UsageError } from './errors.js';
 import { checkStateRoot } from './state-root.js';
 
@@ -76,6 +76,12 @@ export interface LoadedLog {
   readonly digest: { readonly seq: number; readonly digest: string };
   /** Set when the last line was torn (a crash mid-write); it is ignored. */
   readonly torn?: string;
+  /**
+   * Set when the log was changed after its session stopped (lines its session never wrote were
+   * added, or bytes it wrote were changed or cut), by the seal its session kept beside it: the
+   * facts read may not all be that session's.
+   */
+  readonly changed?: string;
 }
 
 /**
@@ -100,12 +106,19 @@ export async function loadLog(path: string): Promise<LoadedLog> {
     throw new FactParseError(e.line, e.field, `${e.message.replace(/^fact log line \d+: [^:]+: /, '')} (in ${path})`);
   }
   const log = new FactLog(parsed.facts);
+  const changed = await factLogChange(path);
+  let digest: LoadedLog['digest'] | undefined;
   return {
     path,
     facts: log.facts,
     summary: summarizeLog(log.facts),
-    digest: log.digest(),
+    // Hashed when asked for: a list of sessions reads many logs and hashes none.
+    get digest() {
+      digest ??= log.digest();
+      return digest;
+    },
     ...(parsed.torn ? { torn: parsed.torn.reason } : {}),
+    ...(changed !== undefined ? { changed } : {}),
   };
 }
 
@@ -115,6 +128,8 @@ export interface SessionLogEntry {
   readonly thread: string;
   readonly path: string;
   readonly modifiedMs: number;
+  /** Its size in bytes (0: a session opened without a prompt). */
+  readonly bytes: number;
 }
 
 /** The session logs of a workspace, newest first. */
@@ -138,7 +153,8 @@ function logsIn(dir: string): SessionLogEntry[] {
     .map((f) => {
       const path = join(dir, f);
       // lstat: a link left in the folder (even a dangling one) is listed, and refused when read.
-      return { thread: f.slice(0, -'.jsonl'.length), path, modifiedMs: lstatSync(path).mtimeMs };
+      const st = lstatSync(path);
+      return { thread: f.slice(0, -'.jsonl'.length), path, modifiedMs: st.mtimeMs, bytes: st.isFile() ? st.size : -1 };
     })
     .sort((a, b) => b.modifiedMs - a.modifiedMs || a.thread.localeCompare(b.thread));
 }

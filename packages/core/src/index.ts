@@ -349,6 +349,7 @@ export {
 export {
   describeRestore,
   FACT_LOG_RESERVE_BYTES,
+  factLogChange,
   FactLogFileError,
   FactLogFullError,
   FactLogLockedError,

@@ -161,16 +161,29 @@ async function pricingFor(workspace: string, io: Io): Promise<ModelPricing> {
   }
 }
 
+/** The warning a log changed after its session stopped gets: its facts may not all be that session's. */
+function changedWarning(changed: string): string {
+  return `warning: this log was changed after its session stopped (${terminalText(changed)}); the facts shown may not all be its session's`;
+}
+
+/** `{ changed }` for the JSON of a log changed after its session stopped, else nothing. */
+function changedField(log: LoadedLog): { changed?: string } {
+  return log.changed === undefined ? {} : { changed: log.changed };
+}
+
 /** Prints the conversation of `log` (`--transcript`), as text or as one JSON object. */
 function printTranscript(log: LoadedLog, json: boolean, io: Io): number {
   const entries = transcriptOf(log.facts);
   if (json) {
-    io.stdout.write(`${JSON.stringify({ path: log.path, digest: log.digest, transcript: entries })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ path: log.path, digest: log.digest, ...changedField(log), transcript: entries })}\n`,
+    );
     return EXIT.ok;
   }
   const style = styleFor(io.stdout, io.env);
   const lines = [style.bold(`A3S Code transcript of ${terminalText(log.path)}`)];
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${terminalText(log.torn)})`));
+  if (log.changed) lines.push(style.yellow(changedWarning(log.changed)));
   if (entries.length === 0) lines.push(style.yellow('note: the log holds no conversation'));
   lines.push(...transcriptLines(style, entries));
   io.stdout.write(`${lines.join('\n')}\n`);
@@ -230,7 +243,9 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
     await pricingFor(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace, io),
   );
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ path: log.path, digest: log.digest, summary: log.summary, cost })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ path: log.path, digest: log.digest, ...changedField(log), summary: log.summary, cost })}\n`,
+    );
     return EXIT.ok;
   }
   const style = styleFor(io.stdout, io.env);
@@ -241,6 +256,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   // A log's text came from a model and its tools (or anyone who could write the file): printed
   // without control sequences, the torn line's bytes quoted in its parse error included.
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${terminalText(log.torn)})`));
+  if (log.changed) lines.push(style.yellow(changedWarning(log.changed)));
   if (log.facts.length === 0 && !log.torn)
     lines.push(style.yellow('note: the log holds no facts (a session opened and closed before its first prompt)'));
   lines.push(...restoredNotes(style, log));

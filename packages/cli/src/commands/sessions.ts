@@ -4,21 +4,22 @@
  * (`.a3s/sessions/*.json`, core's file session store). `--resume <id>` reopens a saved session
  * (`agent.resumeSession`) or continues a log in `a3s code`.
  */
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FileSessionStore, recordedSessionId } from '@a3s-code/core';
-import { effectLogPath, threadIdFor, type LogSummary } from '@a3s-code/effect';
+import { FileSessionStore, terminalText } from '@a3s-code/core';
+import { effectLogPath } from '@a3s-code/effect';
 import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { logHolder, type LogHolder } from '../log-lock.js';
-import { listLogs, loadLog } from '../logs.js';
 import { checkStateRoot } from '../state-root.js';
 import { flagWords } from '../shell-quote.js';
 import { styleFor } from '../style.js';
-import { terminalText } from '@a3s-code/core';
 import { codeCommand } from './code.js';
+import { sessionRows, type SessionRow } from './sessions-rows.js';
+
+/** Sessions listed when neither `--limit` nor `--all` is given (text output). */
+const DEFAULT_LIMIT = 50;
 
 /** Help of `a3s sessions`. */
 export const SESSIONS_HELP = `Usage: a3s sessions [options]
@@ -29,52 +30,12 @@ sessions saved with /save or session.save() (.a3s/sessions).
 Options:
       --resume <id>    reopen that session interactively (a3s code): a saved session is restored
                        from its snapshot; otherwise its log continues (a parked or interrupted run resumes)
+      --limit <n>      list the newest n sessions (default ${DEFAULT_LIMIT}; --json lists all unless given)
+      --all            list every session (reads every log: slow with thousands of them)
       --json           print the list as JSON
 ${SESSION_FLAGS_HELP}
 
 --model, --yolo, --plan, --vibe, --vibe-tier, --trust-workspace and --ignore-workspace-config apply only with --resume.`;
-
-/** One row of the list. */
-interface SessionRow {
-  /** The id the session was opened with (also when its log is named by a hash of it). */
-  readonly id: string;
-  /** The name of the session's log (`.a3s/effect-log/<thread>.jsonl`) when it is not `id`: a hash of an id that is no safe file name. */
-  readonly thread?: string;
-  readonly modified: string;
-  /** When the session was last saved, if it was. */
-  readonly saved: string | null;
-  readonly facts: number;
-  readonly runs: number;
-  /** The logs of the subagents it delegated to (`<thread>.task-<n>`, `<thread>.worker-<n>`), listed with it, not as sessions. */
-  readonly subagentLogs: number;
-  readonly last: string;
-  readonly phase: string;
-  readonly prompt: string;
-  /** The live process that has the session's log open (an `a3s run` or `a3s code` on it), if any. */
-  readonly inUseBy: LogHolder | null;
-  /**
-   * The last run is open in the log (`last` is `running`) but no process has the log open: it was
-   * cut off (a crash, a kill) and `a3s sessions --resume <id>` continues it.
-   */
-  readonly interrupted: boolean;
-}
-
-/** The first user prompt of a log, for the list. */
-function firstPrompt(facts: readonly { type: string; payload: unknown }[]): string {
-  for (const f of facts) {
-    const p = f.payload as { text?: unknown; source?: unknown };
-    if (f.type === 'user.message' && p.source === 'user' && typeof p.text === 'string')
-      return p.text.replace(/\s+/g, ' ').slice(0, 60);
-  }
-  return '';
-}
-
-/** The state of a log's last run: `completed (verified)`, `parked (confirm)`, `cancelled`, ... */
-function lastText(summary: LogSummary): string {
-  if (summary.parked !== null) return `parked (${summary.parked.phase})`;
-  const last = summary.runs.at(-1);
-  return last ? `${last.status}${last.completion ? ` (${last.completion})` : ''}` : 'no runs';
-}
 
 /**
  * The last run's state as listed: a run still open in a log nobody has open was cut off (a crash,
@@ -111,146 +72,33 @@ function resumeName(r: SessionRow): string {
   return shownId(r.id) === r.id || r.thread === undefined ? r.id : r.thread;
 }
 
-/** The id a log was opened with: a saved session's, else the one recorded beside a hashed log, else the log's name. */
-async function idOf(entry: { readonly thread: string; readonly path: string }, saved?: string): Promise<string> {
-  if (saved !== undefined) return saved;
-  return (await recordedSessionId(entry.path).catch(() => undefined)) ?? entry.thread;
-}
-
-/** The session thread a subagent's log belongs to (`<thread>.task-3` → `<thread>`), when that session's log is there. */
-function parentThread(thread: string, threads: ReadonlySet<string>): string | undefined {
-  const m = /^(.+)\.(?:task|worker)-\d+$/.exec(thread);
-  return m !== null && threads.has(m[1]!) ? m[1] : undefined;
-}
-
-async function rows(workspace: string): Promise<SessionRow[]> {
-  const saved = await new FileSessionStore(workspace).listSessions();
-  const savedByThread = new Map(saved.map((s) => [threadIdFor(s.sessionId), s] as const));
-  const out: SessionRow[] = [];
-  const logs = listLogs(workspace);
-  const threads = new Set(logs.map((l) => l.thread));
-  const children = new Map<string, number>();
-  for (const l of logs) {
-    const parent = parentThread(l.thread, threads);
-    if (parent !== undefined) children.set(parent, (children.get(parent) ?? 0) + 1);
-  }
-  for (const entry of logs) {
-    if (parentThread(entry.thread, threads) !== undefined) continue;
-    const subagentLogs = children.get(entry.thread) ?? 0;
-    const save = savedByThread.get(entry.thread);
-    savedByThread.delete(entry.thread);
-    const id = await idOf(entry, save?.sessionId);
-    const named = id === entry.thread ? { id } : { id, thread: entry.thread };
-    let log: Awaited<ReturnType<typeof loadLog>>;
-    try {
-      log = await loadLog(entry.path);
-    } catch (e) {
-      // One damaged log does not hide the others: its row says what is wrong with it.
-      const modified = new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString();
-      const why = (e as Error).message.replace(/ \(in [^)]*\)$/, '');
-      out.push({
-        ...named,
-        modified,
-        saved: save ? new Date(save.updatedAtMs).toISOString() : null,
-        facts: 0,
-        runs: 0,
-        subagentLogs,
-        last: `unreadable log: ${why}`,
-        phase: '-',
-        prompt: '',
-        inUseBy: logHolder(entry.path) ?? null,
-        interrupted: false,
-      });
-      continue;
-    }
-    const inUseBy = logHolder(entry.path) ?? null;
-    const last = lastText(log.summary);
-    out.push({
-      ...named,
-      modified: new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString(),
-      saved: save ? new Date(save.updatedAtMs).toISOString() : null,
-      facts: log.summary.facts,
-      runs: log.summary.runs.length,
-      subagentLogs,
-      last,
-      phase: log.summary.final_phase,
-      prompt: firstPrompt(log.facts),
-      inUseBy,
-      interrupted: last === 'running' && inUseBy === null,
-    });
-  }
-  // Saved sessions without a log (memory persistence, or a deleted log).
-  for (const s of savedByThread.values()) {
-    const at = new Date(s.updatedAtMs).toISOString();
-    const thread = threadIdFor(s.sessionId);
-    out.push({
-      ...(thread === s.sessionId ? { id: s.sessionId } : { id: s.sessionId, thread }),
-      modified: at,
-      saved: at,
-      facts: 0,
-      runs: 0,
-      subagentLogs: 0,
-      last: 'no log',
-      phase: '-',
-      prompt: '',
-      inUseBy: null,
-      interrupted: false,
-    });
-  }
-  out.push(...(await unreadableSnapshots(workspace, saved, logs)));
-  return out.sort((a, b) => b.modified.localeCompare(a.modified) || a.id.localeCompare(b.id));
-}
-
 /**
- * The snapshot files of `.a3s/sessions` the store skips (damaged, a foreign shape, a folder) and
- * no log stands for: listed as unreadable with the reason loading them gives, not hidden.
+ * How many sessions to read and list: `--limit <n>` (a whole number from 1), every one with
+ * `--all`, or by default {@link DEFAULT_LIMIT} in text and every one in JSON.
+ * @throws UsageError for a limit that is no whole number from 1, or `--limit` with `--all`.
  */
-async function unreadableSnapshots(
-  workspace: string,
-  saved: readonly { readonly sessionId: string }[],
-  logs: readonly { readonly thread: string }[],
-): Promise<SessionRow[]> {
-  const store = new FileSessionStore(workspace);
-  const known = new Set([...saved.map((s) => store.pathOf(s.sessionId)), ...logs.map((l) => store.pathOf(l.thread))]);
-  let names: string[];
-  try {
-    names = readdirSync(store.folder);
-  } catch {
-    return [];
-  }
-  const out: SessionRow[] = [];
-  for (const name of names) {
-    if (!name.endsWith('.json') || name.startsWith('.')) continue;
-    const id = name.slice(0, -'.json'.length);
-    if (known.has(join(store.folder, name)) || store.pathOf(id) !== join(store.folder, name)) continue;
-    const why = await store.loadSnapshot(id).then(
-      () => undefined,
-      (e: unknown) => (e as Error).message,
+function listLimit(limit: string | undefined, all: boolean, json: boolean): number | undefined {
+  if (limit === undefined) return all || json ? undefined : DEFAULT_LIMIT;
+  if (all) throw new UsageError('--limit and --all cannot be used together: --all lists every session');
+  const n = /^\d{1,9}$/.test(limit.trim()) ? Number(limit.trim()) : Number.NaN;
+  if (!(n >= 1))
+    throw new UsageError(
+      `--limit: '${terminalText(limit)}' is not a whole number from 1 (the newest sessions to list)`,
     );
-    if (why === undefined) continue;
-    const modified = new Date(lstatSync(join(store.folder, name)).mtimeMs).toISOString();
-    out.push({
-      id,
-      modified,
-      saved: null,
-      facts: 0,
-      runs: 0,
-      subagentLogs: 0,
-      last: `unreadable snapshot: ${why}`,
-      phase: '-',
-      prompt: '',
-      inUseBy: null,
-      interrupted: false,
-    });
-  }
-  return out;
+  return n;
 }
 
 /** Runs `a3s sessions`. */
 export async function sessionsCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { ...SESSION_FLAGS, resume: { type: 'string' }, json: { type: 'boolean' } },
+    {
+      ...SESSION_FLAGS,
+      resume: { type: 'string' },
+      json: { type: 'boolean' },
+      limit: { type: 'string' },
+      all: { type: 'boolean' },
+    },
     'sessions',
   );
   if (values.help) {
@@ -265,9 +113,10 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   if (values.resume !== undefined) {
     const id = values.resume;
     if (id.trim() === '') throw new UsageError('--resume: needs a session id (see a3s sessions)');
-    if (values.json)
+    const listing = values.json ? '--json' : values.limit !== undefined ? '--limit' : values.all ? '--all' : undefined;
+    if (listing !== undefined)
       throw new UsageError(
-        '--json and --resume cannot be used together: --json prints the list, --resume reopens one session interactively',
+        `${listing} and --resume cannot be used together: ${listing} ${listing === '--json' ? 'prints' : 'shapes'} the list, --resume reopens one session interactively`,
       );
     // A saved session that cannot be read is named, never taken for a missing one.
     let unreadable: unknown;
@@ -296,15 +145,16 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   ).find((f) => values[f] !== undefined);
   if (idle !== undefined)
     throw new UsageError(
-      `--${idle} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd and --json`,
+      `--${idle} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd, --limit, --all and --json`,
     );
-  const list = await rows(workspace);
+  const limit = listLimit(values.limit, values.all === true, values.json === true);
+  const { rows: list, older } = await sessionRows(workspace, limit);
   if (values.json) {
     io.stdout.write(`${JSON.stringify(list)}\n`);
     return EXIT.ok;
   }
   const style = styleFor(io.stdout, io.env);
-  if (list.length === 0) {
+  if (list.length === 0 && older === 0) {
     io.stdout.write(`no sessions under ${workspace}/.a3s\n`);
     return EXIT.ok;
   }
@@ -324,11 +174,18 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
       r.inUseBy === null
         ? ''
         : `${style.yellow(`in use by process ${r.inUseBy.pid}${r.inUseBy.host === hostname() ? '' : ` on ${terminalText(r.inUseBy.host)}`}`)}, `;
-    io.stdout.write(`${style.bold(rowName(r))}${saved}  ${style.dim(r.modified)}  ${inUse}${state}\n`);
+    // A log changed after its session stopped is refused when resumed: said before that is tried.
+    const changed =
+      r.changed === undefined
+        ? ''
+        : style.yellow(`, log changed after its session stopped (${terminalText(r.changed)})`);
+    io.stdout.write(`${style.bold(rowName(r))}${saved}  ${style.dim(r.modified)}  ${inUse}${state}${changed}\n`);
     if (r.prompt) io.stdout.write(style.dim(`    "${terminalText(r.prompt)}"\n`));
   }
   if (empty.length > 0)
     io.stdout.write(style.dim(`(${empty.length} session(s) opened without a prompt not listed; --json lists them)\n`));
+  if (older > 0)
+    io.stdout.write(style.dim(`(${older} older session(s) not listed; --limit <n> lists more, --all every one)\n`));
   if (list.some((r) => !empty.includes(r) && !r.last.startsWith('unreadable')))
     io.stdout.write(style.dim(`resume one with: a3s sessions --resume <id>\n`));
   return EXIT.ok;

@@ -9,6 +9,7 @@ export {
 } from './log-file.js';
 export { FACT_LOG_RESERVE_BYTES, FactLogFullError, type FactLogLimits } from './log-budget.js';
 export { describeRestore, type ForeignChange, type LogRestore } from './log-guard.js';
+export { factLogChange } from './log-seal.js';
 export { MemoryFactStore } from './memory-fact-store.js';
 export { recordedSessionId, recordSessionId, sessionIdPath } from './session-id-file.js';
 export { acquireThreadLock, FactLogLockedError, type LockOwner, type ThreadLock } from './thread-lock.js';

@@ -18,7 +18,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { A3sError } from '@a3s-code/effect';
 
 /** Bytes at the end of the file the seal's `tail` covers. */
@@ -98,6 +99,45 @@ export async function sealProblem(path: string, fh: FileHandle, size: number): P
     .trim()
     .slice(0, 120);
   return `${size - seal.after} bytes were added after the ${seal.after} its session wrote (they begin '${first}'); ${back}`;
+}
+
+/**
+ * How the fact log at `path` was changed after the session that wrote it stopped, by its seal
+ * (lines it never wrote added, or bytes it wrote changed or cut), or `undefined` when it was not,
+ * it has no seal, or it cannot be read. Nothing is written: for a reader (a replay) to say so
+ * beside facts its session may never have written; opening the log for a session refuses it.
+ */
+export async function factLogChange(path: string): Promise<string | undefined> {
+  // A session still writing the log seals each write before it: a seal that changed while the
+  // file was checked belongs to a write the check may have half seen, and tells nothing.
+  const sealText = (): string | undefined => {
+    try {
+      return readFileSync(sealPath(path), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const before = sealText();
+  if (before === undefined) return undefined;
+  const problem = await problemOf(path);
+  return problem !== undefined && sealText() === before ? problem : undefined;
+}
+
+async function problemOf(path: string): Promise<string | undefined> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = await fh.stat();
+    return st.isFile() ? await sealProblem(path, fh, st.size) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
 }
 
 /** Writes the seal of a log as the store writes it (see the module comment). */
