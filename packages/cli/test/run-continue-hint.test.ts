@@ -102,6 +102,28 @@ describe('a3s run: a run stopped at the tool-round cap', () => {
   });
 });
 
+describe("a3s run: an answer stopped at the model's output limit", () => {
+  it('says it may end mid-sentence and how to go on; --json says so on stderr', async () => {
+    const dir = tempRepo();
+    const model = `scripted:${scriptFile([{ text: 'The causes are: first, the', finish: 'length' }])}`;
+    const r = await runMain(['run', '--model', model, '--cwd', dir, 'explain'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "stopped: the model's answer reached its output-token limit and may end mid-sentence (raise `providers.<id>.maxOutputTokens` in a3s.config.json, or ask it to go on)",
+    );
+    expect(r.stdout).toMatch(/^continue it with: a3s sessions --resume session-[0-9a-f-]+ .*, then say how to go on$/m);
+    const json = await runMain(['run', '--json', '--model', model, '--cwd', dir, 'explain'], { cwd: dir });
+    expect(json.status, json.stderr).toBe(0);
+    expect(json.stderr).toMatch(
+      /^a3s run: stopped at the model's output-token limit \(session session-[0-9a-f-]+\); continue it with: /m,
+    );
+    const whole = `scripted:${scriptFile([{ text: 'All of it.' }])}`;
+    const plain = await runMain(['run', '--model', whole, '--cwd', dir, 'explain'], { cwd: dir });
+    expect(plain.stdout).not.toContain('stopped:');
+    expect(plain.stdout).not.toContain('continue it with');
+  });
+});
+
 describe("a3s run: the continue line keeps the run's modes", () => {
   it('a run interrupted in plan mode (and vibe mode) is continued in them', async () => {
     const dir = tempRepo();

@@ -96,6 +96,27 @@ describe('fact codec', () => {
     expect(parseError(text([kind])).message).toMatch(/'text', 'tool', 'question'/);
   });
 
+  it("reads a model.turn's cut_off (an answer stopped at the output limit) only as true or false", () => {
+    const turn = (cut_off: unknown) =>
+      f(1, {
+        type: 'model.turn',
+        key: 'm',
+        payload: {
+          decision: { kind: 'text', text: 'The causes are' },
+          usage: { input_tokens: 1, output_tokens: 1 },
+          cut_off,
+        },
+      });
+    expect(parseLog(text([turn(true)])).facts[0]!.payload).toMatchObject({ cut_off: true });
+    expect(parseError(text([turn('yes')]))).toMatchObject({ field: 'payload.cut_off' });
+    const compaction = f(1, {
+      type: 'compaction.done',
+      key: 'c',
+      payload: { summary: 'S', kept: 1, keep_request: 'yes' },
+    });
+    expect(parseError(text([compaction]))).toMatchObject({ field: 'payload.keep_request' });
+  });
+
   it('accepts unknown kinds with any payload (the fold skips them)', () => {
     const r = parseLog(text([f(1, { type: 'future.kind', key: 'x', payload: [1, 2] })]));
     expect(r.facts[0]?.type).toBe('future.kind');

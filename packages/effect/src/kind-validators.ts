@@ -127,6 +127,7 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
     c.integer(usage, 'input_tokens', `${P}.usage`);
     c.integer(usage, 'output_tokens', `${P}.usage`);
     c.optString(p, 'reasoning', P);
+    c.optBoolean(p, 'cut_off', P);
     validateReasoningBlocks(c, p);
   },
   'compaction.done': (c, p) => {

@@ -164,6 +164,11 @@ export interface ModelTurnPayload extends PayloadBase {
   reasoning?: string;
   /** The turn's signed reasoning blocks, in order, when the provider returned any (sent back). */
   reasoning_blocks?: ReasoningBlock[];
+  /**
+   * `true` when the provider stopped the answer at its output-token limit (a `length` or
+   * `max_tokens` finish): a text decision may end mid-sentence. Absent otherwise, and in older logs.
+   */
+  cut_off?: boolean;
 }
 
 /** `compaction.done` (the `compact` transition or the host). */

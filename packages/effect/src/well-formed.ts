@@ -28,6 +28,7 @@ const str = (v: unknown): v is string => typeof v === 'string';
 const full = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
 const optStr = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
 const bool = (v: unknown): boolean => typeof v === 'boolean';
+const optBool = (v: unknown): boolean => v === undefined || typeof v === 'boolean';
 const count = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** Calls up to this many are checked for a repeated id pair by pair (no allocation); more, with a set. */
@@ -145,10 +146,11 @@ const CHECKS: Record<string, Check> = {
       count(u.input_tokens) &&
       count(u.output_tokens) &&
       optStr(p.reasoning) &&
+      optBool(p.cut_off) &&
       reasoningBlocks(p.reasoning_blocks)
     );
   },
-  'compaction.done': (p) => str(p.summary) && count(p.kept),
+  'compaction.done': (p) => str(p.summary) && count(p.kept) && optBool(p.keep_request),
   'confirmation.answered': (p) => full(p.tool_call_id) && bool(p.approved) && optStr(p.reason),
   'question.answered': questionAnswered,
   'tool.result': (p) => {

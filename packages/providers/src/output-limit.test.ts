@@ -97,3 +97,49 @@ describe('a tool call the output limit cut off', () => {
     }
   });
 });
+
+describe('an answer the output limit cut off', () => {
+  const cases = [
+    [
+      'OpenAI-compatible (finish_reason length)',
+      openAIStream({ text: 'The three causes are: first, the', finish: 'length' }),
+    ],
+    [
+      'Anthropic (stop_reason max_tokens)',
+      anthropicStream({ text: 'The three causes are: first, the', stop: 'max_tokens' }),
+    ],
+  ] as const;
+  it.each(cases)('%s: the run ends with endedBy output_limit, and the log records cut_off', async (label, body) => {
+    const whole = label.startsWith('OpenAI')
+      ? openAIStream({ text: 'All done.' })
+      : anthropicStream({ text: 'All done.' });
+    server = await startReplayServer([{ body }, { body: whole }]);
+    const model = label.startsWith('OpenAI')
+      ? createLlmClient({ model: 'openai-compatible/m' }, { OPENAI_BASE_URL: server.url })!
+      : createLlmClient(
+          { model: 'anthropic/claude-sonnet-4-20250514', baseUrl: server.url },
+          { ANTHROPIC_API_KEY: 'k-test-1234' },
+        )!;
+    const agent = await Agent.create({ model });
+    const session = await agent.session(mkdtempSync(join(tmpdir(), 'a3s-cut-text-')));
+    try {
+      const ends: unknown[] = [];
+      const stream = session.stream('Explain');
+      for await (const ev of stream) if (ev.type === 'agent_end') ends.push(ev.payload);
+      expect(await stream.result).toMatchObject({
+        status: 'completed',
+        endedBy: 'output_limit',
+        text: 'The three causes are: first, the',
+      });
+      expect(ends).toEqual([expect.objectContaining({ ended_by: 'output_limit' })]);
+      const turn = session.store.log.facts.filter((f) => f.type === 'model.turn').at(-1)!;
+      expect(turn.payload).toMatchObject({ cut_off: true });
+      // A whole answer after it ends as an answer, with nothing recorded.
+      expect((await session.send('Go on')).endedBy).toBe('answer');
+      const next = session.store.log.facts.filter((f) => f.type === 'model.turn').at(-1)!;
+      expect(next.payload).not.toHaveProperty('cut_off');
+    } finally {
+      await session.close();
+    }
+  });
+});

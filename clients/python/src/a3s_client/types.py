@@ -102,7 +102,8 @@ class RunResult:
     error: Optional[Mapping[str, str]] = None
     #: Calls of the run refused before they ran (a rule, a hook, a confirmation not given).
     denied_calls: Optional[int] = None
-    #: How a completed run ended: ``answer``, ``verification``, ``budget`` or ``tool_rounds``.
+    #: How a completed run ended: ``answer``, ``verification``, ``budget``, ``tool_rounds`` or
+    #: ``output_limit`` (the answer was stopped at the model's output-token limit).
     ended_by: Optional[str] = None
     #: The passed verification report the run completed with.
     verification: Optional[Mapping[str, Any]] = None

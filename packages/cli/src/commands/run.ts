@@ -238,13 +238,14 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     result.status === 'parked' ||
     (result.status === 'cancelled' && io.stdoutClosed?.aborted !== true) ||
     result.endedBy === 'budget' ||
-    result.endedBy === 'tool_rounds';
+    result.endedBy === 'tool_rounds' ||
+    result.endedBy === 'output_limit';
   const how =
     result.parked?.kind === 'confirm'
       ? ' (or rerun with --yolo)'
       : result.status === 'cancelled'
         ? ', then type /resume'
-        : result.endedBy === 'budget' || result.endedBy === 'tool_rounds'
+        : result.endedBy === 'budget' || result.endedBy === 'tool_rounds' || result.endedBy === 'output_limit'
           ? ', then say how to go on'
           : '';
   const continueLine = `continue it with: ${resumeCommand(session.sessionId, flags, io.cwd)}${how}\n`;
@@ -271,7 +272,9 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
           ? 'stopped at the tool budget'
           : result.endedBy === 'tool_rounds'
             ? 'stopped at the tool-round cap'
-            : 'interrupted';
+            : result.endedBy === 'output_limit'
+              ? "stopped at the model's output-token limit"
+              : 'interrupted';
     io.stderr.write(terminalText(`a3s run: ${state} (session ${session.sessionId}); ${continueLine}`));
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;

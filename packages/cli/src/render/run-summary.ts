@@ -18,6 +18,10 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
     line += style.yellow(
       '\nstopped: the tool-round cap of this turn is reached (`maxToolRounds` in a3s.config.json) and the model still asked for tools, which did not run; the task may be unfinished',
     );
+  if (r.endedBy === 'output_limit')
+    line += style.yellow(
+      "\nstopped: the model's answer reached its output-token limit and may end mid-sentence (raise `providers.<id>.maxOutputTokens` in a3s.config.json, or ask it to go on)",
+    );
   if (r.parked?.kind === 'confirm')
     line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)} (${terminalText(r.parked.toolId)})`;
   if (r.parked?.kind === 'question')

@@ -102,6 +102,8 @@ export async function runInfer(
     ...(response.reasoningBlocks && response.reasoningBlocks.length > 0
       ? { reasoning_blocks: response.reasoningBlocks.map(toReasoningRecord) }
       : {}),
+    // An answer the provider stopped at its output limit may end mid-sentence: the run says so.
+    ...(response.finishReason === 'length' && decision.kind === 'text' ? { cut_off: true } : {}),
     at_ms: at,
   });
   const results = denied.map(({ call, output, metadata }) =>

@@ -55,9 +55,11 @@ export interface RunResult {
    * what it said before — the task may be unfinished (send a follow-up, or raise `toolBudget`);
    * `tool_rounds`, the turn's tool-round cap (`maxToolRounds`) was reached and the model, offered
    * no tools, still asked for some twice: those calls did not run and the model had no turn after
-   * that, so `text` is what it said with them — the task may be unfinished.
+   * that, so `text` is what it said with them — the task may be unfinished; `output_limit`, the
+   * provider stopped the model's final answer at its output-token limit (`maxOutputTokens`), so
+   * `text` may end mid-sentence — ask it to go on, or raise the limit.
    */
-  readonly endedBy?: 'answer' | 'verification' | 'budget' | 'tool_rounds';
+  readonly endedBy?: 'answer' | 'verification' | 'budget' | 'tool_rounds' | 'output_limit';
   /** The passed report a `verified` run completed with. */
   readonly verification?: VerificationReport;
   /** Set when `status` is `parked`. */

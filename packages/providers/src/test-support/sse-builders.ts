@@ -27,6 +27,8 @@ export function openAIStream(turn: {
 export function anthropicStream(turn: {
   text?: string;
   toolCalls?: { id: string; name: string; args: string }[];
+  /** The `stop_reason` (by default `tool_use` with tool calls, else `end_turn`). */
+  stop?: string;
 }): string {
   const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   let out = ev('message_start', {
@@ -56,7 +58,7 @@ export function anthropicStream(turn: {
     out += ev('content_block_stop', { index });
     index++;
   }
-  const stop = (turn.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn';
+  const stop = turn.stop ?? ((turn.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn');
   out += ev('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 15 } });
   return out + ev('message_stop', {});
 }
