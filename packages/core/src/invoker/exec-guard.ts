@@ -22,6 +22,7 @@ import type {
 import { deniedWrites, holdsWrites, mergeDeniedWrites, removeCreatedDenied } from './created-denied.js';
 import { deniedProgramFiles, programsToKeep } from './denied-programs.js';
 import { filesToHide } from './files-to-hide.js';
+import { hiddenIdentity } from './hidden-identity.js';
 import { type ConfigSnapshot, mendConfigs, snapshotConfigs, type WatchedConfig } from './git-config-guard.js';
 import { heldGitStore, type HeldGitStore } from './git-store.js';
 import type { CommandWatch, WatchState } from './git-watch.js';
@@ -226,13 +227,15 @@ export function guardExec(
       const apart = exec.hiding?.(process, hide) ?? process;
       return { command: apart.command, args: [...apart.args], hidden, ...settle };
     }
+    // Taken before the process starts: a file replaced after it is another identity at the next hold.
+    const identity = hiddenIdentity(hidden);
     const held = exec.hiding?.(process, hide);
     if (held === undefined)
       throw new PermissionDeniedError(
         toolName,
         `the path rules keep ${hidden.length === 1 ? 'a file' : `${hidden.length} files`} from the processes this call starts (${hidden.slice(0, 3).join(', ')}), and this workspace cannot hide files from a process; it was not started`,
       );
-    return { command: held.command, args: [...held.args], hidden, ...settle };
+    return { command: held.command, args: [...held.args], hidden, identity, ...settle };
   };
   return withExec(workspace, guarded, holdProcess, settleHeldWrites);
 }

@@ -269,6 +269,14 @@ export interface HeldProcessCommand extends ProcessCommand {
   /** The files kept from it (see {@link ExecHiding}), empty when none: it then runs as given. */
   readonly hidden: readonly string[];
   /**
+   * Which files `hidden` named when it was held: each path with the device, inode and change time
+   * found there.
+   * A process lives on with those files kept from it; once a file at one of the paths was replaced
+   * (renamed over, removed and written again), the identity a new hold gives differs, and a tool
+   * that keeps the process between calls starts it again. Absent from holds that do not give it.
+   */
+  readonly identity?: string;
+  /**
    * Present when write rules hold the process: removes what it (and what it started) created
    * where they forbid since it was held, and names it, or `undefined` when nothing was. A tool
    * whose process runs on between its calls (a debuggee) calls it at the end of each later call

@@ -278,7 +278,8 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
     const command = commandFor(language, interpreter, cwd, sandbox, memoryMb);
     // A kernel on the host is held to the path rules of the call that runs the cell.
     const held = sandbox === undefined && cell.hold !== undefined ? await cell.hold(command) : undefined;
-    const hidden = held?.hidden.join('\0') ?? '';
+    // The files as well as their paths: one replaced since the kernel started is not kept from it.
+    const hidden = held === undefined ? '' : (held.identity ?? held.hidden.join('\0'));
     if (slot !== undefined && slot.hidden !== hidden) {
       previousDeath = `the ${language} kernel was restarted because the files the permission rules keep from it changed; earlier state is lost`;
       await slot.kernel.close();

@@ -59,7 +59,8 @@ export async function serverLaunch(cmd: ServerCommand, hold: CallHold): Promise<
   if (held.hidden.length === 0) return plain(true);
   return {
     command: { ...cmd, command: held.command, args: [...held.args] },
-    key: [...held.hidden].sort().join('\u0000'),
+    // The files as well as their paths: one replaced since the server started is not kept from it.
+    key: held.identity ?? [...held.hidden].sort().join('\u0000'),
     kept: true,
     apart: true,
   };
