@@ -28,6 +28,7 @@ import { heldGitStore, type HeldGitStore } from './git-store.js';
 import type { CommandWatch, WatchState } from './git-watch.js';
 import { markGit, undoDeniedGitWrites } from './git-index-writes.js';
 import { heldFilesNote } from './held-files-note.js';
+import { mkdirStateFolders } from '../store/state-folder.js';
 import { takeLateWrites, returnLateWrites, watchLateWrites } from './late-writes.js';
 
 // File times come from a coarse clock (a few milliseconds behind `Date.now()`).
@@ -93,6 +94,10 @@ export function guardExec(
       : deniedProgramFiles(policy.deniedPrograms, env?.PATH ?? process.env.PATH);
   // The files the rules keep from a command, and git's store when it holds one of them.
   const kept = async (): Promise<{ hide: ExecHiding; store: HeldGitStore | undefined }> => {
+    // The runtime's state folders hold what the host's trusted calls did: kept from the command
+    // by the read rules, they must exist before it starts, or a job it leaves running would see
+    // what the runtime writes there later.
+    if (readPatterns !== undefined) await mkdirStateFolders(workspace.root);
     const found = await filesToHide(workspace.root, policy, ask, toolName);
     const denied = programs();
     const hide = denied.length === 0 ? found : { ...found, unreadable: [...found.unreadable, ...denied] };

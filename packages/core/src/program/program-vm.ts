@@ -19,6 +19,7 @@ import {
 } from './program-errors.js';
 import { retireVm, takeVm } from './vm-spare.js';
 import { classifyVmError, isInterrupted, type ErrorScope } from './vm-errors.js';
+import { CALL_TOO_LARGE, callSizeProblem } from './call-size.js';
 import type { VmDeferred } from './vm-deferred.js';
 
 /** The host side of `ctx`. */
@@ -97,7 +98,7 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
   );
   const handles: QuickJSHandle[] = [];
   const deferreds = new Set<VmDeferred>();
-  const state = { closed: false, inFlight: 0, wake: (): void => undefined };
+  const state = { closed: false, inFlight: 0, pendingChars: 0, wake: (): void => undefined };
   const scope: ErrorScope = { file: o.file, memoryLimitBytes: o.memoryLimitBytes, maxStackBytes: o.maxStackBytes };
   const keep = (h: QuickJSHandle): QuickJSHandle => {
     handles.push(h);
@@ -128,13 +129,23 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
 
   prepared.binding = {
     call(op, payload, shape) {
+      // Every call's arguments are copied to the host and held there until it answers: too much
+      // at once would end the host's process, so such a call throws in the script instead.
+      const tooLarge = callSizeProblem(op, payload.length, state.pendingChars);
+      if (tooLarge !== undefined) {
+        const error = vm.newError({ name: 'RangeError', message: tooLarge });
+        vm.newString(CALL_TOO_LARGE).consume((c) => vm.setProp(error, 'code', c));
+        return { error };
+      }
       const made = prepared.ctx.newDeferred();
       if (made.error !== undefined) return { error: made.error };
       const deferred = made.value;
       deferreds.add(deferred);
       state.inFlight += 1;
+      state.pendingChars += payload.length;
       const settle = (fn: () => void): void => {
         state.inFlight -= 1;
+        state.pendingChars -= payload.length;
         if (state.closed || !deferred.alive) return;
         fn();
         deferreds.delete(deferred);

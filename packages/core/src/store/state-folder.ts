@@ -140,3 +140,15 @@ async function exists(path: string): Promise<boolean> {
     () => false,
   );
 }
+
+/**
+ * Makes every state folder of the workspace at `root` that is missing (`.a3s/effect-log`, ...),
+ * as {@link mkdirState} does; one that cannot be made (a read-only workspace, a link in its place)
+ * is left as it is. A folder can be kept from a process only while it exists: made before a
+ * command starts, one the runtime fills later stays out of reach of the command's background jobs.
+ */
+export async function mkdirStateFolders(root: string): Promise<void> {
+  await Promise.all(
+    STATE_SUBFOLDERS.map((name) => mkdirState(join(root, STATE_FOLDER_NAME, name)).catch(() => undefined)),
+  );
+}
