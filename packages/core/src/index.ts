@@ -277,13 +277,17 @@ export {
   ProgramInvalidError,
   ProgramMemoryLimitError,
   ProgramRuntimeError,
+  ProgramScriptChangedError,
   ProgramStackLimitError,
   ProgramSyntaxError,
   ProgramTimeoutError,
   ProgramToolCallLimitError,
+  type ModelChange,
+  type ModelChangesOf,
   type ProgramArgs,
   type ProgramErrorCode,
   type ProgramErrorLocation,
+  type ProgramScriptChange,
   type ProgramToolOptions,
 } from './program/index.js';
 export {

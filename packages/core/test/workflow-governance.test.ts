@@ -113,12 +113,42 @@ describe('a workflow cannot call itself through a sub-agent', () => {
     expect(refusals).toHaveLength(2);
     for (const text of refusals)
       expect(text).toContain(
-        'Permission denied: no recursion: this sub-agent runs inside dynamic_workflow > program > task, and dynamic_workflow, program each cannot call itself, directly or indirectly',
+        'Permission denied: no recursion: this sub-agent runs inside dynamic_workflow > program > task, and dynamic_workflow, program cannot be called from it, directly or indirectly',
       );
     // Neither was even offered to it.
     expect(model.requests[0]!.tools.map((t) => t.name)).not.toContain('dynamic_workflow');
     expect(model.requests[0]!.tools.map((t) => t.name)).not.toContain('program');
     expect(body.output).toContain('could not');
+  });
+
+  it('DWF-02: a sub-agent started by a parallel_task step is neither offered nor allowed program', async () => {
+    const { session, state, model } = await open([
+      {
+        tool_calls: [
+          {
+            id: 'p1',
+            name: 'program',
+            args: { source: "async function run(ctx) { return ctx.tool('echo', { text: 'P' }); }" },
+          },
+        ],
+      },
+      { text: 'could not' },
+    ]);
+    const workflow = {
+      name: 'w',
+      steps: [{ id: 'a', kind: 'parallel_task', tasks: [{ agent: 'general', description: 'sub', prompt: 'do it' }] }],
+    };
+    const { body } = await output(session, workflow);
+    expect(body.status).toBe('completed');
+    expect(state.executions).toEqual([]);
+    const offered = model.requests[0]!.tools.map((t) => t.name);
+    expect(offered).not.toContain('program');
+    expect(offered).not.toContain('dynamic_workflow');
+    const refusals = model.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toContain(
+      'Permission denied: no recursion: this sub-agent runs inside dynamic_workflow > task, and dynamic_workflow, program cannot be called from it',
+    );
   });
 });
 

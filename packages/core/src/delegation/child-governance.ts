@@ -9,6 +9,10 @@ import type { GovernanceSnapshot, ToolRestriction } from '../invoker/governance.
 import type { ToolTier } from '../tools/tool.js';
 import type { AgentDefinition } from './agent-definition.js';
 
+/** The orchestrators a sub-agent started inside a workflow may not call (names, not imports: no cycle). */
+const WORKFLOW_TOOL = 'dynamic_workflow';
+const PROGRAM_TOOL = 'program';
+
 /** Tool names of the delegation surface. */
 export const DELEGATION_TOOL_NAMES: readonly string[] = Object.freeze(['task', 'parallel_task', 'task_result']);
 
@@ -41,14 +45,20 @@ export function childGovernance(parent: GovernanceSnapshot, agent: AgentDefiniti
 
 /**
  * The governance of a run delegated from inside the calls `chain` (a sub-agent a workflow step
- * started with `task`): the non-reentrant tools among them (`dynamic_workflow`, `program`) are
- * denied in it, so a workflow or a program cannot call itself through a sub-agent either.
+ * started with `task`): the non-reentrant tools among them are denied in it, and inside a
+ * `dynamic_workflow` both `dynamic_workflow` and `program` are (its steps run programs, though a
+ * `parallel_task` step runs outside QuickJS), so neither can call itself through a sub-agent.
  */
 export function delegatedFrom(governance: GovernanceSnapshot, chain: CallChain): GovernanceSnapshot {
   if (chain.nonReentrant.length === 0) return governance;
+  // A workflow's steps run programs (a `parallel_task` step runs outside QuickJS, so `program`
+  // is not in the chain): a sub-agent a workflow started may call neither of them.
+  const denied = chain.nonReentrant.includes(WORKFLOW_TOOL)
+    ? [...new Set([...chain.nonReentrant, WORKFLOW_TOOL, PROGRAM_TOOL])]
+    : [...chain.nonReentrant];
   const held: ToolRestriction = Object.freeze({
-    name: `no recursion: this sub-agent runs inside ${chain.stack.join(' > ')}, and ${chain.nonReentrant.join(', ')} ${chain.nonReentrant.length > 1 ? 'each ' : ''}cannot call itself, directly or indirectly`,
-    deniedTools: Object.freeze([...chain.nonReentrant]),
+    name: `no recursion: this sub-agent runs inside ${chain.stack.join(' > ')}, and ${denied.join(', ')} cannot be called from it, directly or indirectly`,
+    deniedTools: Object.freeze(denied),
   });
   return Object.freeze({ ...governance, restrictions: [...(governance.restrictions ?? []), held] });
 }

@@ -162,6 +162,17 @@ export class SessionGate {
     });
   }
 
+  /**
+   * Every change the session's model calls recorded so far (core-internal): those of each run in
+   * the log, nested and delegated ones included, and those of the child runs still at work on
+   * their own logs. Host calls are not in the log, so not here either.
+   */
+  modelChanges(): readonly LedgerEntry[] {
+    const own = ledgerOf(this.facts(), 0, this.tierOf, (digest) => this.#resolved.get(digest)?.entries).entries;
+    const children = [...new Set(this.#children.values())].filter((g) => g !== this);
+    return [...own, ...children.flatMap((g) => g.modelChanges())];
+  }
+
   /** The id of the latest run in the log, or null. */
   latestRunId(): string | null {
     const facts = this.facts();

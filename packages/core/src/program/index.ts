@@ -7,11 +7,13 @@ export {
   ProgramInvalidError,
   ProgramMemoryLimitError,
   ProgramRuntimeError,
+  ProgramScriptChangedError,
   ProgramStackLimitError,
   ProgramSyntaxError,
   ProgramTimeoutError,
   ProgramToolCallLimitError,
 } from './program-errors.js';
-export type { ProgramErrorCode, ProgramErrorLocation } from './program-errors.js';
+export type { ProgramErrorCode, ProgramErrorLocation, ProgramScriptChange } from './program-errors.js';
+export type { ModelChange, ModelChangesOf } from './script-pins.js';
 export type { ProgramCallRecord } from './ctx-bridge.js';
 export type { ProgramRunStats } from './program-output.js';

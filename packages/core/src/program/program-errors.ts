@@ -13,7 +13,8 @@ export type ProgramErrorCode =
   | 'PROGRAM_TIMEOUT'
   | 'PROGRAM_TOOL_CALL_LIMIT'
   | 'PROGRAM_MEMORY_LIMIT'
-  | 'PROGRAM_STACK_LIMIT';
+  | 'PROGRAM_STACK_LIMIT'
+  | 'PROGRAM_SCRIPT_CHANGED';
 
 /** Where in the script a failure happened (1-based line, when QuickJS reports one). */
 export interface ProgramErrorLocation {
@@ -121,5 +122,35 @@ export class ProgramStackLimitError extends ProgramError {
       `program: stack overflow at ${where(loc)} (the VM stack allows ${maxStackBytes} bytes)`,
       { ...loc, max_stack_bytes: maxStackBytes },
     );
+  }
+}
+
+/** Why a host-trusted call refused a path script (see {@link ProgramScriptChangedError}). */
+export type ProgramScriptChange = 'changed_since_pinned' | 'changed_by_model' | 'unknown_changes';
+
+/**
+ * A call with the host's trust (`session.program({ path })`, a host's `dynamic_workflow` call of a
+ * flow with a `path` step) refused a workspace script the session's model could have changed: it
+ * differs from the content the session pinned when a host-trusted call first ran it, or, before
+ * that, the session's model calls changed it (or made changes whose paths are unknown).
+ */
+export class ProgramScriptChangedError extends ProgramError {
+  /** The workspace-relative script path. */
+  readonly file: string;
+  /** Which of the three it was. */
+  readonly change: ProgramScriptChange;
+  constructor(
+    file: string,
+    change: ProgramScriptChange,
+    problem: string,
+    details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(
+      'PROGRAM_SCRIPT_CHANGED',
+      `program: '${file}' ${problem}, so a call with the host's trust does not run it (a script the model could have changed never runs with the host's trust). Review the file, then pass its content as \`source\` (session.program({ source }), or a flow step's \`source\`), or open a new session, which trusts the file as it stands then; a model's call still runs it, under the session's rules`,
+      { ...details, file, change },
+    );
+    this.file = file;
+    this.change = change;
   }
 }

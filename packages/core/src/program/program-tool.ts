@@ -20,6 +20,7 @@ import { PROGRAM_DESCRIPTION } from './program-description.js';
 import { ProgramInvalidError } from './program-errors.js';
 import { createCtxBridge } from './ctx-bridge.js';
 import { loadProgramScript } from './program-source.js';
+import { type ModelChangesOf, ScriptPins } from './script-pins.js';
 import { runProgramInWorker } from './program-runner.js';
 import { programResult } from './program-output.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
@@ -28,6 +29,12 @@ import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: '
 export interface ProgramToolOptions {
   /** Epoch-milliseconds clock for the deadline. Default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * The changes the session's model calls recorded so far (a session passes its own). A call with
+   * the host's trust refuses a `path` script one of them changed, or any with unknown paths,
+   * until it has pinned the script (see the core README, program scripts). Without it, only the pin applies.
+   */
+  readonly modelChanges?: ModelChangesOf;
 }
 
 function allowedTools(args: ProgramArgs, ctx: ToolContext): ReadonlySet<string> {
@@ -44,11 +51,19 @@ function inputsJson(inputs: unknown): string {
 }
 
 /** Runs one program call. */
-async function executeProgram(args: ProgramArgs, ctx: ToolContext, clock: () => number): Promise<ToolResult> {
+async function executeProgram(
+  args: ProgramArgs,
+  ctx: ToolContext,
+  clock: () => number,
+  pins: ScriptPins,
+): Promise<ToolResult> {
   const started = clock();
   const { limits } = args;
   const inputs = inputsJson(args.inputs);
   const script = await loadProgramScript(args, ctx.workspace, ctx.signal);
+  // A workspace script runs with the host's trust only as the model cannot have changed it.
+  if (args.source === undefined && (ctx.source === 'host' || ctx.source === 'host_nested'))
+    pins.check(script.file, script.source);
   const bridge = createCtxBridge({
     invoker: ctx.invoker,
     callId: ctx.callId,
@@ -90,6 +105,7 @@ async function executeProgram(args: ProgramArgs, ctx: ToolContext, clock: () => 
 /** Creates the `program` tool. */
 export function createProgramTool(options: ProgramToolOptions = {}): Tool<ProgramArgs> {
   const clock = options.clock ?? Date.now;
+  const pins = new ScriptPins(options.modelChanges);
   const tool = defineTool({
     name: 'program',
     description: PROGRAM_DESCRIPTION,
@@ -102,7 +118,7 @@ export function createProgramTool(options: ProgramToolOptions = {}): Tool<Progra
     // The program's own limits.timeout_ms decides; the kernel's timeout is only a backstop.
     timeoutMs: PROGRAM_LIMITS.timeoutMs.max + 10_000,
     reentrant: false,
-    execute: (args, ctx) => executeProgram(args, ctx, clock),
+    execute: (args, ctx) => executeProgram(args, ctx, clock, pins),
   });
   return markTrustedOrchestrator(tool);
 }

@@ -145,6 +145,9 @@ function reviveProgramError(
       return new ProgramMemoryLimitError(num(d.memory_limit_bytes));
     case 'PROGRAM_STACK_LIMIT':
       return new ProgramStackLimitError(loc, num(d.max_stack_bytes));
+    case 'PROGRAM_SCRIPT_CHANGED':
+      // Raised on the host before a worker runs; never sent back by one.
+      return new ProgramError(code, message, d);
   }
 }
 

@@ -1,0 +1,84 @@
+/**
+ * What keeps a script the model could have changed from running with the host's trust. A call
+ * with the host's trust (`host`, `host_nested`: `session.program({ path })`, a host's
+ * `dynamic_workflow` call of a flow whose program step names a `path`) runs a workspace script
+ * only when:
+ * - the session has not pinned it yet and no model call of the session changed it (nor made
+ *   changes whose paths are unknown); it is then pinned (SHA-256 of its content) for the rest of
+ *   the session;
+ * - or it was pinned and its content is still the pinned one.
+ * Anything else is refused with `PROGRAM_SCRIPT_CHANGED`. Model calls are governed anyway and
+ * are not checked. Inline `source` is the host's own text and is never checked.
+ */
+import { createHash } from 'node:crypto';
+import { UNKNOWN_PATH } from '../gate/change-record.js';
+import { ProgramScriptChangedError } from './program-errors.js';
+
+/** One change a model call of the session recorded (`path` is `(unknown)` when the tool could not tell). */
+export interface ModelChange {
+  readonly tool: string;
+  readonly path: string;
+}
+
+/** The changes the session's model calls recorded so far. */
+export type ModelChangesOf = () => readonly ModelChange[];
+
+const norm = (p: string): string =>
+  p
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .toLowerCase();
+
+/** True when `changed` (workspace-relative or absolute) may name the script `file`; case-insensitive, so it errs on the safe side. */
+function names(changed: string, file: string): boolean {
+  const c = norm(changed);
+  const f = norm(file);
+  return c === f || c.endsWith(`/${f}`);
+}
+
+/** The script pins of one session. */
+export class ScriptPins {
+  readonly #pins = new Map<string, string>();
+  readonly #changes: ModelChangesOf | undefined;
+
+  constructor(changes?: ModelChangesOf) {
+    this.#changes = changes;
+  }
+
+  /**
+   * Checks the path script `file` (its content `source`) that a host-trusted call is about to run,
+   * and pins it on its first run.
+   * @throws ProgramScriptChangedError when the model could have changed it.
+   */
+  check(file: string, source: string): void {
+    const sha256 = createHash('sha256').update(source, 'utf8').digest('hex');
+    const pinned = this.#pins.get(file);
+    if (pinned !== undefined) {
+      if (pinned === sha256) return;
+      throw new ProgramScriptChangedError(
+        file,
+        'changed_since_pinned',
+        `changed since this session first ran it with the host's trust (SHA-256 ${pinned.slice(0, 12)}…, now ${sha256.slice(0, 12)}…)`,
+        { pinned_sha256: pinned, sha256 },
+      );
+    }
+    const changes = this.#changes?.() ?? [];
+    const byModel = changes.find((c) => c.path !== UNKNOWN_PATH && names(c.path, file));
+    if (byModel !== undefined)
+      throw new ProgramScriptChangedError(
+        file,
+        'changed_by_model',
+        `was changed by this session's model (its '${byModel.tool}' call)`,
+        { sha256, tool: byModel.tool },
+      );
+    const unknown = changes.find((c) => c.path === UNKNOWN_PATH);
+    if (unknown !== undefined)
+      throw new ProgramScriptChangedError(
+        file,
+        'unknown_changes',
+        `may have been changed by this session's model (its '${unknown.tool}' call changed files it could not name)`,
+        { sha256, tool: unknown.tool },
+      );
+    this.#pins.set(file, sha256);
+  }
+}
