@@ -128,6 +128,7 @@ export {
 } from './tools/index.js';
 export {
   changedFiles,
+  changesBetween,
   emptyWorkspace,
   MAX_SNAPSHOT_FILES,
   SNAPSHOT_TIMEOUT_MS,

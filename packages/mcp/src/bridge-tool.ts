@@ -10,7 +10,7 @@
  */
 import {
   CancelledError,
-  changedFiles,
+  changesBetween,
   SNAPSHOT_TIMEOUT_MS,
   snapshotWorkspaceWithin,
   type JsonSchema,
@@ -117,7 +117,7 @@ export function bridgeMcpTool(
       const result = await caller.callTool(spec.name, args ?? {}, { signal: ctx.signal, timeoutMs: deadline });
       const second = before ? await snapshotWorkspaceWithin(ctx.workspace, ctx.signal) : undefined;
       const after = second?.snapshot;
-      const changed = before && after ? changedFiles(before, after) : undefined;
+      const changed = changesBetween(before, after) ?? undefined;
       const snapshotNote = first?.note ?? second?.note;
       // The session's store (the kernel's, through the context) wins; the manager's option is
       // the fallback for a context built without one.

@@ -3,6 +3,7 @@ export type { WorkspaceCapability, WorkspaceServiceCapability } from './capabili
 export { emptyWorkspace } from './workspace-services.js';
 export {
   changedFiles,
+  changesBetween,
   MAX_SNAPSHOT_FILES,
   SNAPSHOT_TIMEOUT_MS,
   snapshotWorkspace,

@@ -1,12 +1,15 @@
 /**
  * Which workspace files a command or a cell changed: a snapshot (path → size, modification time
  * and change time, which no process can set back) of the files the workspace lists (`.gitignore` honoured) taken before and after, compared.
- * Bounded: above `maxFiles` files no snapshot is taken, and the change is unknown rather than slow;
+ * Bounded: above `maxFiles` files the files git names as changed or untracked are taken instead
+ * (`git-dirty-snapshot.ts`), where the workspace is the root of a git repository; else no
+ * snapshot is taken, and the change is unknown rather than slow;
  * a snapshot still unfinished when its signal aborts is given up (the listing is passed the same
  * signal, so a ripgrep child is killed), and {@link snapshotWorkspaceWithin} bounds it in time.
  */
 import { CancelledError } from '../errors/tool-errors.js';
 import { linkSignals } from '../invoker/link-signals.js';
+import { GIT_HEAD_KEY, gitDirtySnapshot } from './git-dirty-snapshot.js';
 import type { WorkspaceGlobRequest, WorkspaceServices } from './workspace-services.js';
 
 /** Largest tree snapshotted by default. */
@@ -50,6 +53,18 @@ export async function snapshotWorkspace(
   signal: AbortSignal,
   maxFiles = MAX_SNAPSHOT_FILES,
 ): Promise<WorkspaceSnapshot | undefined> {
+  const taken = await raced(ws, signal, maxFiles);
+  return taken === TOO_LARGE ? undefined : taken;
+}
+
+/** What {@link take} gives for a workspace with too many files to list and no git to ask. */
+const TOO_LARGE = Symbol('too large');
+
+async function raced(
+  ws: WorkspaceServices,
+  signal: AbortSignal,
+  maxFiles: number,
+): Promise<WorkspaceSnapshot | undefined | typeof TOO_LARGE> {
   if (signal.aborted) throw new CancelledError('workspace snapshot', signal.reason);
   const work = take(ws, signal, maxFiles);
   // An abandoned listing that fails later is not an unhandled rejection.
@@ -88,7 +103,12 @@ export async function snapshotWorkspaceWithin(
   const ms = Math.max(0, Math.floor(timeoutMs));
   const linked = linkSignals([signal], { ms, toolName: 'workspace snapshot' });
   try {
-    return { snapshot: await snapshotWorkspace(ws, linked.signal, maxFiles), note: undefined };
+    const taken = await raced(ws, linked.signal, maxFiles);
+    if (taken !== TOO_LARGE) return { snapshot: taken, note: undefined };
+    return {
+      snapshot: undefined,
+      note: `[the files this call changed are unknown: the workspace holds over ${maxFiles.toLocaleString('en')} files that are not ignored, too many to compare before and after, and is not the root of a git repository that could name them]`,
+    };
   } catch {
     const ranOut = linked.signal.aborted && !signal.aborted;
     return {
@@ -106,25 +126,25 @@ async function take(
   ws: WorkspaceServices,
   signal: AbortSignal,
   maxFiles: number,
-): Promise<WorkspaceSnapshot | undefined> {
+): Promise<WorkspaceSnapshot | undefined | typeof TOO_LARGE> {
   const { search, fs } = ws;
   if (search === undefined || fs === undefined) return undefined;
   const { listAllFiles: all, listFiles: list } = search as Listing;
   let files: readonly string[];
   if (typeof all === 'function') {
     const listed = await all.call(search, maxFiles, signal);
-    if (listed === undefined) return undefined;
+    if (listed === undefined) return (await gitDirtySnapshot(ws, maxFiles, { signal })) ?? TOO_LARGE;
     files = listed;
   } else if (typeof list === 'function') files = await list.call(search, { pattern: '**', signal });
   else {
     const found: string[] = [];
     for await (const path of search.glob({ pattern: '**', signal })) {
       found.push(path);
-      if (found.length > maxFiles) return undefined;
+      if (found.length > maxFiles) return (await gitDirtySnapshot(ws, maxFiles, { signal })) ?? TOO_LARGE;
     }
     files = found;
   }
-  if (files.length > maxFiles) return undefined;
+  if (files.length > maxFiles) return (await gitDirtySnapshot(ws, maxFiles, { signal })) ?? TOO_LARGE;
   const out = new Map<string, string>();
   if (fs.statMany !== undefined) {
     const stats = await fs.statMany(files, { signal });
@@ -144,8 +164,46 @@ async function take(
   return out;
 }
 
-/** What changed between two snapshots. */
+/**
+ * What changed between two snapshots, or `null` when that is unknown: one of them is missing, or
+ * they are git's lists of changed files and the commit checked out moved between them.
+ */
+export function changesBetween(
+  before: WorkspaceSnapshot | undefined,
+  after: WorkspaceSnapshot | undefined,
+): WorkspaceFileChanges | null {
+  if (before === undefined || after === undefined) return null;
+  if (before.has(GIT_HEAD_KEY) !== after.has(GIT_HEAD_KEY)) return null;
+  if (before.get(GIT_HEAD_KEY) !== after.get(GIT_HEAD_KEY)) return null;
+  return changedFiles(before, after);
+}
+
+/** What changed between two snapshots of git's changed files: each value is `<status>|<stats>`. */
+function gitChanges(before: WorkspaceSnapshot, after: WorkspaceSnapshot): WorkspaceFileChanges {
+  const created: string[] = [];
+  const modified: string[] = [];
+  const deleted: string[] = [];
+  const code = (v: string | undefined): string => (v === undefined ? '' : v.slice(0, v.indexOf('|')));
+  const added = (c: string): boolean => c === '??' || c.startsWith('A');
+  for (const [p, v] of after) {
+    const old = before.get(p);
+    if (p === GIT_HEAD_KEY || old === v) continue;
+    const now = code(v);
+    if (now.includes('D') && !code(old).includes('D')) deleted.push(p);
+    else if (old === undefined && added(now)) created.push(p);
+    else modified.push(p);
+  }
+  for (const [p, v] of before) {
+    if (p === GIT_HEAD_KEY || after.has(p)) continue;
+    // Named before, not now: an added file removed, or a changed one put back as committed.
+    (added(code(v)) ? deleted : modified).push(p);
+  }
+  return { created: created.sort(), modified: modified.sort(), deleted: deleted.sort() };
+}
+
+/** What changed between two snapshots (see {@link changesBetween}, which also says when that is unknown). */
 export function changedFiles(before: WorkspaceSnapshot, after: WorkspaceSnapshot): WorkspaceFileChanges {
+  if (before.has(GIT_HEAD_KEY) || after.has(GIT_HEAD_KEY)) return gitChanges(before, after);
   const created: string[] = [];
   const modified: string[] = [];
   const deleted: string[] = [];

@@ -5,7 +5,7 @@
  * same governance as a model call.
  */
 import {
-  changedFiles,
+  changesBetween,
   defineTool,
   describeDeniedWrites,
   LiveOutput,
@@ -133,7 +133,7 @@ export const evalTool = defineTool({
       // What the cell changed in the workspace, for the completion gate (unknown: counted as a change).
       const second = before === undefined ? undefined : await snapshotWorkspaceWithin(ctx.workspace, ctx.signal);
       const after = second?.snapshot;
-      const changed = before !== undefined && after !== undefined ? changedFiles(before, after) : null;
+      const changed = changesBetween(before, after);
       const snapshotNote = first.note ?? second?.note;
       if (snapshotNote !== undefined) parts.push(snapshotNote);
       return {
@@ -164,7 +164,7 @@ export const evalTool = defineTool({
       // is not counted as a change.
       const second = before === undefined ? undefined : await snapshotWorkspaceWithin(ctx.workspace, ctx.signal);
       const after = second?.snapshot;
-      const changed = before !== undefined && after !== undefined ? changedFiles(before, after) : null;
+      const changed = changesBetween(before, after);
       const metadata = { ...(failed.metadata ?? {}), changed_files: changed };
       const snapshotNote = first.note ?? second?.note;
       const notes = [

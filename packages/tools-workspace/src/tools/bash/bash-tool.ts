@@ -7,7 +7,7 @@
  */
 import {
   CapabilityUnavailableError,
-  changedFiles,
+  changesBetween,
   defineTool,
   describeDeniedWrites,
   LiveOutput,
@@ -142,7 +142,7 @@ export const bashTool = defineTool({
       // The listing after it has a short bound of its own (the one before showed it works).
       const second = before ? await snapshotWorkspaceWithin(ctx.workspace, ctx.signal) : undefined;
       const after = second?.snapshot;
-      const changed = before && after ? changedFiles(before, after) : null;
+      const changed = changesBetween(before, after);
       const snapshotNote = first.note ?? second?.note;
       let output = renderCaptured(result.stdout, 'stdout');
       const err = renderCaptured(result.stderr, 'stderr');
