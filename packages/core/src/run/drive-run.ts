@@ -364,19 +364,16 @@ async function appendAnswer(options: DriveRunOptions, stop: AbortSignal, draft: 
 }
 
 /**
- * How a settled run ended: a verification in `infer`; the tool budget when its last fact is
- * `budget.denied`; the tool-round cap when the turn is done on a tool result (the model asked for
- * tools again on a request that offered none, and the fold ended the turn); the output limit when
- * the last fact is an answer the provider stopped at its output-token limit; else the answer.
+ * How a settled run ended: a verification in `infer`; the tool budget after `budget.denied`; the
+ * output limit after an answer the provider cut off; the tool-round cap when the turn is done on a
+ * tool result (tools asked for again on a request that offered none); else the answer.
  */
 function settledBy(env: RunEnv, state: FoldState): NonNullable<RunResult['endedBy']> {
   if (state.phase === 'infer') return 'verification';
-  const lastFact = env.store.log.facts.at(-1);
-  const last = lastFact?.type;
-  if (last === 'budget.denied') return 'budget';
-  if (last === 'model.turn' && (lastFact!.payload as { cut_off?: unknown }).cut_off === true) return 'output_limit';
-  if (state.phase === 'done' && last === 'tool.result' && !state.view.tools_enabled) return 'tool_rounds';
-  return 'answer';
+  const fact = env.store.log.facts.at(-1);
+  if (fact?.type === 'budget.denied') return 'budget';
+  if (fact?.type === 'model.turn' && (fact.payload as { cut_off?: unknown }).cut_off === true) return 'output_limit';
+  return state.phase === 'done' && fact?.type === 'tool.result' && !state.view.tools_enabled ? 'tool_rounds' : 'answer';
 }
 
 function result(
