@@ -116,7 +116,7 @@ describe('flags as people type them', () => {
       expect([r.status, r.stdout, r.stderr]).toEqual([
         2,
         '',
-        `a3s sessions: ${flag} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd and --json\n`,
+        `a3s sessions: ${flag} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd, --limit, --all and --json\n`,
       ]);
     }
     expect(await cli(['sessions', '--cwd', dir, '--json'])).toMatchObject({ status: 0, stdout: '[]\n' });

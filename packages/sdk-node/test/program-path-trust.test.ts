@@ -2,7 +2,7 @@
 // of a flow whose program step names a `path`, or `session.program({ path })`, refuses the script
 // with PROGRAM_SCRIPT_CHANGED once this session's model changed it, or once its content differs
 // from the one the session pinned when the host first ran it. Model calls stay governed and run.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDynamicWorkflowPack, defineWorkflow } from '@a3s-code/core';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
@@ -92,4 +92,33 @@ describe('a path script the model could have changed never runs with the host tr
     writeFileSync(join(dir, 'flows', 'triage.js'), HONEST);
     expect((await hostFlow(session)).status).toBe('completed');
   });
+
+  it.each(['file', 'folder'])(
+    'PTC-03: a script reached through a %s link: the model changing the file behind it is seen',
+    async (kind) => {
+      const turn = (path: string) => ({
+        tool_calls: [{ id: 'w1', name: 'write', args: { file_path: path, content: EVIL } }],
+      });
+      const { dir, session } = await open([
+        turn('lib/triage.js'),
+        { text: 'done' },
+        { text: 'done' },
+        { text: 'done' },
+        { text: 'done' },
+      ]);
+      mkdirSync(join(dir, 'lib'));
+      if (kind === 'file') {
+        renameSync(join(dir, 'flows', 'triage.js'), join(dir, 'lib', 'triage.js'));
+        symlinkSync('../lib/triage.js', join(dir, 'flows', 'triage.js'));
+      } else {
+        renameSync(join(dir, 'flows', 'triage.js'), join(dir, 'lib', 'triage.js'));
+        renameSync(join(dir, 'flows'), join(dir, 'old-flows'));
+        symlinkSync('lib', join(dir, 'flows'));
+      }
+      await session.send('improve the helper').catch(() => undefined);
+      const refused = await session.program({ path: 'flows/triage.js', inputs: { query: 'abc' } });
+      expect(refused.error).toMatchObject({ code: 'PROGRAM_SCRIPT_CHANGED', change: 'changed_by_model' });
+      expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
+    },
+  );
 });

@@ -30,7 +30,8 @@ describe.skipIf(!CAN_HIDE)('state folders made later than a background job', () 
     });
     try {
       expect(existsSync(join(dir, '.a3s', 'workflows'))).toBe(false);
-      await session.send('start a watcher');
+      // The job's first copy may land before the command's changes are taken: the run may then end unverified.
+      await session.send('start a watcher').catch(() => undefined);
       expect(toolResults(session).get('b1')?.output).toContain('started');
       for (const name of ['effect-log', 'artifacts', 'sessions', 'memory', 'workflows', 'call-journal'])
         expect(existsSync(join(dir, '.a3s', name)), name).toBe(true);

@@ -61,9 +61,9 @@ async function executeProgram(
   const { limits } = args;
   const inputs = inputsJson(args.inputs);
   const script = await loadProgramScript(args, ctx.workspace, ctx.signal);
-  // A workspace script runs with the host's trust only as the model cannot have changed it.
+  // A workspace script runs with the host's trust only while the model cannot have changed it.
   if (args.source === undefined && (ctx.source === 'host' || ctx.source === 'host_nested'))
-    pins.check(script.file, script.source);
+    pins.check(script.file, script.source, ctx.workspace.root);
   const bridge = createCtxBridge({
     invoker: ctx.invoker,
     callId: ctx.callId,

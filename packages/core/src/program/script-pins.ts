@@ -11,6 +11,8 @@
  * are not checked. Inline `source` is the host's own text and is never checked.
  */
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { UNKNOWN_PATH } from '../gate/change-record.js';
 import { ProgramScriptChangedError } from './program-errors.js';
 
@@ -36,6 +38,23 @@ function names(changed: string, file: string): boolean {
   return c === f || c.endsWith(`/${f}`);
 }
 
+/**
+ * The workspace-relative name of the file `file` (relative to the local folder `root`) really is,
+ * links followed, when that differs from `file`; `undefined` when it does not, or cannot be told
+ * (no such local folder). A file outside the workspace is given by its absolute path.
+ */
+function realName(root: string, file: string): string | undefined {
+  try {
+    const base = realpathSync(root);
+    const real = realpathSync(join(root, file));
+    const rel = relative(base, real).split(sep).join('/');
+    const name = rel.startsWith('../') || isAbsolute(rel) ? real : rel;
+    return name === file ? undefined : name;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The script pins of one session. */
 export class ScriptPins {
   readonly #pins = new Map<string, string>();
@@ -50,8 +69,11 @@ export class ScriptPins {
    * and pins it on its first run.
    * @throws ProgramScriptChangedError when the model could have changed it.
    */
-  check(file: string, source: string): void {
+  check(file: string, source: string, root?: string): void {
     const sha256 = createHash('sha256').update(source, 'utf8').digest('hex');
+    // The file read may be another one, through a link: changes to either name it.
+    const real = root === undefined ? undefined : realName(root, file);
+    const named = (changed: string): boolean => names(changed, file) || (real !== undefined && names(changed, real));
     const pinned = this.#pins.get(file);
     if (pinned !== undefined) {
       if (pinned === sha256) return;
@@ -63,7 +85,7 @@ export class ScriptPins {
       );
     }
     const changes = this.#changes?.() ?? [];
-    const byModel = changes.find((c) => c.path !== UNKNOWN_PATH && names(c.path, file));
+    const byModel = changes.find((c) => c.path !== UNKNOWN_PATH && named(c.path));
     if (byModel !== undefined)
       throw new ProgramScriptChangedError(
         file,

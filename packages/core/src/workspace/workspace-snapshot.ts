@@ -9,7 +9,7 @@
  */
 import { CancelledError } from '../errors/tool-errors.js';
 import { linkSignals } from '../invoker/link-signals.js';
-import { GIT_HEAD_KEY, gitDirtySnapshot } from './git-dirty-snapshot.js';
+import { GIT_EXCLUDE_KEY, GIT_HEAD_KEY, gitDirtySnapshot, isGitStateKey } from './git-dirty-snapshot.js';
 import type { WorkspaceGlobRequest, WorkspaceServices } from './workspace-services.js';
 
 /** Largest tree snapshotted by default. */
@@ -175,6 +175,7 @@ export function changesBetween(
   if (before === undefined || after === undefined) return null;
   if (before.has(GIT_HEAD_KEY) !== after.has(GIT_HEAD_KEY)) return null;
   if (before.get(GIT_HEAD_KEY) !== after.get(GIT_HEAD_KEY)) return null;
+  if (before.get(GIT_EXCLUDE_KEY) !== after.get(GIT_EXCLUDE_KEY)) return null;
   return changedFiles(before, after);
 }
 
@@ -187,14 +188,14 @@ function gitChanges(before: WorkspaceSnapshot, after: WorkspaceSnapshot): Worksp
   const added = (c: string): boolean => c === '??' || c.startsWith('A');
   for (const [p, v] of after) {
     const old = before.get(p);
-    if (p === GIT_HEAD_KEY || old === v) continue;
+    if (isGitStateKey(p) || old === v) continue;
     const now = code(v);
     if (now.includes('D') && !code(old).includes('D')) deleted.push(p);
     else if (old === undefined && added(now)) created.push(p);
     else modified.push(p);
   }
   for (const [p, v] of before) {
-    if (p === GIT_HEAD_KEY || after.has(p)) continue;
+    if (isGitStateKey(p) || after.has(p)) continue;
     // Named before, not now: an added file removed, or a changed one put back as committed.
     (added(code(v)) ? deleted : modified).push(p);
   }

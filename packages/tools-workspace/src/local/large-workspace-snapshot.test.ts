@@ -69,6 +69,34 @@ describe('snapshots of a workspace too large to list', () => {
     expect(changesBetween(before.snapshot, (await snap(ws)).snapshot)).toBeNull();
   });
 
+  it.each([
+    ['skip-worktree', ['update-index', '--skip-worktree', 'src/f3.ts']],
+    ['assume-unchanged', ['update-index', '--assume-unchanged', 'src/f3.ts']],
+  ])('a file marked %s and then changed is still named', async (_mark, args) => {
+    const dir = repo();
+    const ws = new LocalWorkspace({ root: dir });
+    const before = await snap(ws);
+    sh(dir, ...args);
+    writeFileSync(join(dir, 'src', 'f3.ts'), 'backdoor\n');
+    expect(changesBetween(before.snapshot, (await snap(ws)).snapshot)?.modified).toEqual(['src/f3.ts']);
+  });
+
+  it("a pattern added to the repository's exclude file makes the changes unknown; a global excludes file hides nothing", async () => {
+    const dir = repo();
+    const ws = new LocalWorkspace({ root: dir });
+    const before = await snap(ws);
+    appendFileSync(join(dir, '.git', 'info', 'exclude'), 'evil.ts\n');
+    writeFileSync(join(dir, 'evil.ts'), 'backdoor\n');
+    expect(changesBetween(before.snapshot, (await snap(ws)).snapshot)).toBeNull();
+    const home = tempDir();
+    temps.push(home);
+    writeFileSync(join(home.dir, 'ignore'), 'sly.ts\n');
+    sh(dir, 'config', 'core.excludesFile', join(home.dir, 'ignore'));
+    const again = await snap(ws);
+    writeFileSync(join(dir, 'sly.ts'), 'backdoor\n');
+    expect(changesBetween(again.snapshot, (await snap(ws)).snapshot)?.created).toEqual(['sly.ts']);
+  });
+
   it('no repository: no snapshot, and a note says why the changes are unknown', async () => {
     const ws = new LocalWorkspace({ root: repo(false) });
     const r = await snap(ws);
