@@ -35,7 +35,8 @@ or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each comma
 flags may also come before it (a3s -C ../app run "...").
 
 Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 4 session in use
-(another process has its log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`;
+(another process has its log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM),
+129 terminal closed (SIGHUP).`;
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 

@@ -1,6 +1,6 @@
-// Ctrl-C and SIGTERM sent to a real `a3s run` process while a command of the run is running,
+// Ctrl-C, SIGTERM and SIGHUP sent to a real `a3s run` process while a command of the run is running,
 // including a command that ignores both signals (its process group must be killed, which takes
-// a grace period): the process ends with 130 or 143, prints its summary, and the log records the
+// a grace period): the process ends with 130, 143 or 129, prints its summary, and the log records the
 // run as cancelled (valid, unlocked, continuable).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -67,6 +67,32 @@ describe('signals during a3s run', () => {
       expect(lastFact(r.dir)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
     }
   }, 60_000);
+
+  it('SIGHUP (the terminal closed): 129, the run recorded as cancelled as on SIGTERM, not left for a resume to re-run', async () => {
+    const r = await signalled('echo started; sleep 30', 'SIGHUP');
+    expect(r.status, r.stderr).toBe(129);
+    expect(lastFact(r.dir)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+    expect(r.stdout).toContain('continue it with: a3s sessions --resume s');
+    expect(readFileSync(join(r.dir, '.a3s', 'effect-log', 's.jsonl'), 'utf8')).toContain(
+      'the terminal was closed (SIGHUP)',
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  it('SIGHUP stops a3s replay --web cleanly, with 129', async () => {
+    const log = join(import.meta.dirname, '..', '..', 'effect', 'fixtures', 'v1', 'tool-round.jsonl');
+    const child = spawn(process.execPath, [A3S, 'replay', '--web', log], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let out = '';
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d;
+        if (out.includes('http://')) resolve();
+      }),
+    );
+    child.kill('SIGHUP');
+    expect(await exited).toBe(129);
+  }, 30_000);
 
   it('Ctrl-C while the session closes after the run: exit 130 through the exit hooks, no process of the run left behind', async () => {
     const dir = tempRepo();

@@ -32,7 +32,8 @@ export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
 
 Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
 3 parked (continue with a3s sessions --resume <id>), 4 session in use (another process has its
-log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM; the run is recorded as cancelled).
+log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM; the run is recorded as cancelled),
+129 terminal closed (SIGHUP; as SIGTERM).
 
 Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
