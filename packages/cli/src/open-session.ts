@@ -7,13 +7,15 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
-import { findConfigFile, loadCodeConfig, type WorkflowProgressEvent } from '@a3s-code/core';
+import { findConfigFile, loadCodeConfig, terminalText, type WorkflowProgressEvent } from '@a3s-code/core';
 import { checkModelFlag, type SessionFlags } from './args.js';
 import { checkConfigPaths } from './config-path.js';
 import { EXIT, UsageError } from './errors.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
+import type { Out } from './io.js';
 import { checkStateRoot } from './state-root.js';
+import { styleFor } from './style.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
 
 /** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
@@ -67,6 +69,12 @@ export interface OpenedSession {
   close(): Promise<void>;
 }
 
+/** {@link SessionFlags.warn} writing to `out` (a command's stderr), in yellow where it is a terminal. */
+export function warnTo(out: Out, env: Readonly<Record<string, string | undefined>>): (line: string) => void {
+  const style = styleFor(out, env);
+  return (line) => void out.write(`${style.yellow(terminalText(line))}\n`);
+}
+
 /**
  * The agent of the flags: their model (or the workspace's config file, or `A3S_MODEL`). `uses`:
  * the only keys of the workspace's config file the command acts on, when it acts on fewer than a
@@ -81,8 +89,10 @@ export async function agentFor(
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
   checkConfigPaths(flags.cwd);
   const ignored = flags.ignoreWorkspaceConfig === true;
-  if (flags.trustWorkspace !== undefined && !ignored)
-    await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model, uses);
+  if (flags.trustWorkspace !== undefined && !ignored) {
+    const warning = await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model, uses);
+    if (warning !== undefined) (flags.warn ?? ((line) => void process.stderr.write(`${line}\n`)))(warning);
+  }
   let modelEnv = env;
   if (flags.model === undefined && env.A3S_MODEL) {
     const file = ignored ? undefined : await findConfigFile(flags.cwd);
