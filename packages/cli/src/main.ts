@@ -9,6 +9,7 @@ import { isAbsolute } from 'node:path';
 import { EXIT, exitCodeOf, UsageError } from './errors.js';
 import { errorJson } from './event-json.js';
 import type { Io } from './io.js';
+import { foreignSpelling } from './foreign-spellings.js';
 import { folderWithoutCwd } from './missing-folder.js';
 import { cliVersion } from './version.js';
 
@@ -80,6 +81,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   // `a3s -C ../app run "…"`: flags typed before the command go to it.
   const hoisted = first?.startsWith('-') === true ? commandAfterFlags(argv) : undefined;
   if (hoisted !== undefined) return main(hoisted, io);
+  // `a3s exec "…"`, `a3s -p "…"`, `a3s --continue`: said in a3s's words, nothing run.
+  const foreign = foreignSpelling(argv, VALUE_FLAGS);
+  if (foreign !== undefined) {
+    io.stderr.write(`a3s: ${await terminalSafe(foreign)}\n`);
+    return EXIT.usage;
+  }
   const explicit = first !== undefined && !first.startsWith('-');
   const name = explicit ? first : 'code';
   // Own keys only: `a3s toString` is an unknown command, not Object.prototype's method.
