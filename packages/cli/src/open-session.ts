@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
 import { findConfigFile, loadCodeConfig, terminalText, type WorkflowProgressEvent } from '@a3s-code/core';
 import { checkModelFlag, type SessionFlags } from './args.js';
-import { checkConfigPaths } from './config-path.js';
+import { checkConfigPaths, ignoredConfigWarnings } from './config-path.js';
 import { EXIT, UsageError } from './errors.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
@@ -89,9 +89,11 @@ export async function agentFor(
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
   checkConfigPaths(flags.cwd);
   const ignored = flags.ignoreWorkspaceConfig === true;
+  const warn = flags.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  if (!ignored) for (const line of await ignoredConfigWarnings(flags.cwd)) warn(line);
   if (flags.trustWorkspace !== undefined && !ignored) {
     const warning = await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model, uses);
-    if (warning !== undefined) (flags.warn ?? ((line) => void process.stderr.write(`${line}\n`)))(warning);
+    if (warning !== undefined) warn(warning);
   }
   let modelEnv = env;
   if (flags.model === undefined && env.A3S_MODEL) {

@@ -430,6 +430,7 @@ export {
   suggestKey,
   CONFIG_SCHEMA_FILE,
   findConfigFile,
+  ignoredConfigFiles,
   loadCodeConfig,
   mergeLayers,
   mergePermissions,
