@@ -11,6 +11,7 @@ import { findConfigFile, loadCodeConfig, terminalText, type WorkflowProgressEven
 import { checkModelFlag, type SessionFlags } from './args.js';
 import { checkConfigPaths, ignoredConfigWarnings } from './config-path.js';
 import { EXIT, UsageError } from './errors.js';
+import { exitWith } from './exit-with.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
 import type { Out } from './io.js';
@@ -162,7 +163,7 @@ export async function openSession(
   // through `process.exit`, whose exit hooks kill the servers already started: without a listener
   // the signal would end the process with none of those hooks run, leaving the servers running.
   // A host with a shutdown of its own (hostHandlesSignals) has its listeners in place already.
-  const stopQuit = hostHandlesSignals === true ? () => undefined : onQuitSignals((_, code) => process.exit(code));
+  const stopQuit = hostHandlesSignals === true ? () => undefined : onQuitSignals((_, code) => exitWith(code));
   try {
     session =
       resume === undefined
@@ -226,7 +227,7 @@ export function closeOnSigterm(opened: OpenedSession): () => void {
       };
       check();
     });
-    void settled.then(() => opened.close()).finally(() => process.exit(code));
+    void settled.then(() => opened.close()).finally(() => exitWith(code));
   };
   return onQuitSignals(onTerm, false);
 }
@@ -238,7 +239,7 @@ export function closeOnSigterm(opened: OpenedSession): () => void {
  * command that ignores SIGTERM running on its own.
  */
 export async function closeOrQuit(opened: OpenedSession): Promise<void> {
-  const stopQuit = onQuitSignals((_, code) => process.exit(code));
+  const stopQuit = onQuitSignals((_, code) => exitWith(code));
   try {
     await opened.close();
   } finally {

@@ -8,6 +8,7 @@
  */
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
+import { exitWith } from '../exit-with.js';
 import type { Io } from '../io.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, FRAMINGS, type Framing, type FrameReader, frameReader } from './framing.js';
 import { ServeOutput } from './output.js';
@@ -75,7 +76,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // An open in flight is not waited for (its MCP servers may take their whole start-up deadline):
   // it is answered with SHUTTING_DOWN, and the process exits once the open sessions are closed.
   const onSignal = (code: number, name: string) => (): void => {
-    if (signalled) process.exit(code);
+    if (signalled) exitWith(code);
     signalled = true;
     exitCode = code;
     server.abandonOpens(name);
@@ -102,7 +103,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // exits now, and the exit hooks kill those servers' process groups.
   if (server.abandonedOpens > 0) {
     await drained(io.stdout, 2000);
-    process.exit(exitCode);
+    exitWith(exitCode);
   }
   return exitCode;
 }
