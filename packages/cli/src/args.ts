@@ -69,6 +69,11 @@ export interface SessionFlags {
    * set only where someone can answer (`a3s code` on a terminal). Without it, trust needs the flag.
    */
   readonly askTrust?: (what: string) => Promise<boolean>;
+  /**
+   * Shows a warning while the session opens (the folder's trust could not be remembered); a
+   * command sets it to write on its stderr. Without it, the warning goes to `process.stderr`.
+   */
+  readonly warn?: (line: string) => void;
 }
 
 /** What {@link parse} returns for `options`. */

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // The `a3s` executable.
+import { EXIT } from './errors.js';
+import { exitWith } from './exit-with.js';
 import { main } from './main.js';
 import { currentFolder } from './missing-folder.js';
 import { pipeOut } from './pipe-out.js';
@@ -26,6 +28,8 @@ const failure = stdout.failure();
 if (failure !== undefined && code !== 2)
   stderr.out.write(`a3s: cannot write to stdout: ${failure.message}; output was lost\n`);
 process.exitCode = failure !== undefined && code !== 2 ? 1 : code;
+// The terminal closed (SIGHUP, 129): ended by the signal itself, see exitWith.
+if (process.exitCode === EXIT.hangup) exitWith(EXIT.hangup);
 
 /**
  * Whether stdin is a pipe or a socket (`echo … | a3s run`): Node makes a `net.Socket` of it. Told

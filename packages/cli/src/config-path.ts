@@ -1,7 +1,7 @@
 /** The workspace's config file paths, checked before any command reads them. */
 import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { CONFIG_FILE_NAMES } from '@a3s-code/core';
+import { basename, join } from 'node:path';
+import { CONFIG_FILE_NAMES, findConfigFile, ignoredConfigFiles } from '@a3s-code/core';
 import { UsageError } from './errors.js';
 import { shellWord } from './shell-quote.js';
 
@@ -40,4 +40,18 @@ export function checkConfigPaths(dir: string): void {
     if (existsSync(path) && !statSync(path).isFile())
       throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
   }
+}
+
+/**
+ * A warning for each config file of the workspace `dir` that is never read because another comes
+ * first (`a3s.config.json` before `.a3s/config.json`): its rules, a deny rule too, do not apply,
+ * which would otherwise go without a word.
+ */
+export async function ignoredConfigWarnings(dir: string): Promise<string[]> {
+  const ignored = await ignoredConfigFiles(dir);
+  const used = ignored.length === 0 ? undefined : await findConfigFile(dir);
+  return ignored.map(
+    (path) =>
+      `warning: ${path} is ignored, and none of its settings or permission rules (deny rules too) apply: ${used} is read instead (the first found of ${CONFIG_FILE_NAMES.join(', ')}); move what it holds into ${basename(used ?? '')} and remove it`,
+  );
 }

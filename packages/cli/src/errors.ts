@@ -15,6 +15,11 @@ export const EXIT = Object.freeze({
   locked: 4,
   /** The run was interrupted (Ctrl-C), or a long-running command (`a3s serve`, `a3s replay --web`) stopped on SIGINT. */
   cancelled: 130,
+  /**
+   * The terminal was closed (SIGHUP): the command closed what it had open first, as on SIGTERM,
+   * then ends by SIGHUP itself (a shell's 129).
+   */
+  hangup: 129,
   /** The command was terminated (SIGTERM) and closed what it had open first. */
   terminated: 143,
 });

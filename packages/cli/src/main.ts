@@ -9,6 +9,7 @@ import { isAbsolute } from 'node:path';
 import { EXIT, exitCodeOf, UsageError } from './errors.js';
 import { errorJson } from './event-json.js';
 import type { Io } from './io.js';
+import { foreignSpelling } from './foreign-spellings.js';
 import { folderWithoutCwd } from './missing-folder.js';
 import { cliVersion } from './version.js';
 
@@ -35,7 +36,8 @@ or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each comma
 flags may also come before it (a3s -C ../app run "...").
 
 Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 4 session in use
-(another process has its log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`;
+(another process has its log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM),
+129 terminal closed (SIGHUP).`;
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 
@@ -79,6 +81,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   // `a3s -C ../app run "…"`: flags typed before the command go to it.
   const hoisted = first?.startsWith('-') === true ? commandAfterFlags(argv) : undefined;
   if (hoisted !== undefined) return main(hoisted, io);
+  // `a3s exec "…"`, `a3s -p "…"`, `a3s --continue`: said in a3s's words, nothing run.
+  const foreign = foreignSpelling(argv, VALUE_FLAGS);
+  if (foreign !== undefined) {
+    io.stderr.write(`a3s: ${await terminalSafe(foreign)}\n`);
+    return EXIT.usage;
+  }
   const explicit = first !== undefined && !first.startsWith('-');
   const name = explicit ? first : 'code';
   // Own keys only: `a3s toString` is an unknown command, not Object.prototype's method.

@@ -3,27 +3,53 @@
  * without asking, YOLO, plan mode, how to park — and the SDK and core do the rest
  * (the same kernel as every other host), including the workspace's `a3s.config.json` and its MCP
  * servers. A session opened here is closed with its agent (the agent-global MCP servers) by
- * {@link OpenedSession.close}, also on SIGTERM.
+ * {@link OpenedSession.close}, also on SIGTERM and SIGHUP.
  */
 import { existsSync, statSync } from 'node:fs';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
-import { findConfigFile, loadCodeConfig, type WorkflowProgressEvent } from '@a3s-code/core';
+import { findConfigFile, loadCodeConfig, terminalText, type WorkflowProgressEvent } from '@a3s-code/core';
 import { checkModelFlag, type SessionFlags } from './args.js';
-import { checkConfigPaths } from './config-path.js';
+import { checkConfigPaths, ignoredConfigWarnings } from './config-path.js';
 import { EXIT, UsageError } from './errors.js';
+import { exitWith } from './exit-with.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
+import type { Out } from './io.js';
 import { checkStateRoot } from './state-root.js';
+import { styleFor } from './style.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
 
 /** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
 export interface CliSessionOptions extends SessionOptions {
   readonly workflowProgress?: (event: WorkflowProgressEvent) => void;
   /**
-   * The host routes SIGINT and SIGTERM through a shutdown of its own (`a3s serve`, which closes
+   * The host routes SIGINT, SIGTERM and SIGHUP through a shutdown of its own (`a3s serve`, which closes
    * its other sessions first): no listener quitting the process is added while the session opens.
    */
   readonly hostHandlesSignals?: boolean;
+}
+
+/**
+ * The signals that end a command as SIGTERM does (the run interrupted and recorded as cancelled,
+ * everything closed), with their exit codes: SIGTERM (143), and SIGHUP (129: the terminal was
+ * closed, which is no crash either).
+ */
+export const TERMINATING_SIGNALS: readonly (readonly ['SIGTERM' | 'SIGHUP', number])[] = [
+  ['SIGTERM', EXIT.terminated],
+  ['SIGHUP', EXIT.hangup],
+];
+
+/** Adds `handler(signal, exitCode)` for SIGINT (130, unless `withInt` is false) and each of {@link TERMINATING_SIGNALS}; returns the remover. */
+export function onQuitSignals(handler: (signal: NodeJS.Signals, code: number) => void, withInt = true): () => void {
+  const pairs: (readonly [NodeJS.Signals, number])[] = [
+    ...(withInt ? [['SIGINT', EXIT.cancelled] as const] : []),
+    ...TERMINATING_SIGNALS,
+  ];
+  const listeners = pairs.map(([signal, code]) => [signal, () => handler(signal, code)] as const);
+  for (const [signal, listener] of listeners) process.on(signal, listener);
+  return () => {
+    for (const [signal, listener] of listeners) process.off(signal, listener);
+  };
 }
 
 /**
@@ -44,6 +70,12 @@ export interface OpenedSession {
   close(): Promise<void>;
 }
 
+/** {@link SessionFlags.warn} writing to `out` (a command's stderr), in yellow where it is a terminal. */
+export function warnTo(out: Out, env: Readonly<Record<string, string | undefined>>): (line: string) => void {
+  const style = styleFor(out, env);
+  return (line) => void out.write(`${style.yellow(terminalText(line))}\n`);
+}
+
 /**
  * The agent of the flags: their model (or the workspace's config file, or `A3S_MODEL`). `uses`:
  * the only keys of the workspace's config file the command acts on, when it acts on fewer than a
@@ -58,8 +90,12 @@ export async function agentFor(
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
   checkConfigPaths(flags.cwd);
   const ignored = flags.ignoreWorkspaceConfig === true;
-  if (flags.trustWorkspace !== undefined && !ignored)
-    await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model, uses);
+  const warn = flags.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  if (!ignored) for (const line of await ignoredConfigWarnings(flags.cwd)) warn(line);
+  if (flags.trustWorkspace !== undefined && !ignored) {
+    const warning = await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model, uses);
+    if (warning !== undefined) warn(warning);
+  }
   let modelEnv = env;
   if (flags.model === undefined && env.A3S_MODEL) {
     const file = ignored ? undefined : await findConfigFile(flags.cwd);
@@ -123,16 +159,11 @@ export async function openSession(
   const base = flagOptions(flags, workflowProgress, vibe.on);
   const options: SessionOptions = { ...base, ...rest, tools: [...(base.tools ?? []), ...(rest.tools ?? [])] };
   let session: Session;
-  // While the session opens (MCP servers starting), a Ctrl-C or SIGTERM quits at once through
-  // `process.exit`, whose exit hooks kill the servers already started: without a listener the
-  // signal would end the process with none of those hooks run, leaving the servers running.
+  // While the session opens (MCP servers starting), a Ctrl-C, SIGTERM or SIGHUP quits at once
+  // through `process.exit`, whose exit hooks kill the servers already started: without a listener
+  // the signal would end the process with none of those hooks run, leaving the servers running.
   // A host with a shutdown of its own (hostHandlesSignals) has its listeners in place already.
-  const onInt = (): never => process.exit(EXIT.cancelled);
-  const onTerm = (): never => process.exit(EXIT.terminated);
-  if (hostHandlesSignals !== true) {
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-  }
+  const stopQuit = hostHandlesSignals === true ? () => undefined : onQuitSignals((_, code) => exitWith(code));
   try {
     session =
       resume === undefined
@@ -142,8 +173,7 @@ export async function openSession(
     await agent.close();
     throw e;
   } finally {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    stopQuit();
   }
   let closing: Promise<void> | undefined;
   const note = vibeNote(vibe);
@@ -172,21 +202,23 @@ function keepAlive(closing: Promise<void>): Promise<void> {
   return closing.finally(() => clearInterval(hold));
 }
 
-/** How long SIGTERM waits for the interrupted run to record its end before closing anyway. */
+/** How long SIGTERM (or SIGHUP) waits for the interrupted run to record its end before closing anyway. */
 const SIGTERM_GRACE_MS = 5000;
 
 /**
- * On SIGTERM: interrupts the run, waits (up to {@link SIGTERM_GRACE_MS}) for it to record its end
- * in the log (so the log says `cancelled`, as after Ctrl-C, not a run still going), closes the
- * session and the agent (MCP servers included), then exits with 143. Returns the remover.
+ * On SIGTERM, or SIGHUP (the terminal was closed): interrupts the run, waits (up to
+ * {@link SIGTERM_GRACE_MS}) for it to record its end in the log (so the log says `cancelled`, as
+ * after Ctrl-C, not a run still going, which resuming would re-run), closes the session and the
+ * agent (MCP servers included), then exits with 143 (SIGHUP: 129). Returns the remover.
  */
 export function closeOnSigterm(opened: OpenedSession): () => void {
   let terminating = false;
-  const onTerm = (): void => {
+  const onTerm = (signal: NodeJS.Signals, code: number): void => {
     if (terminating) return;
     terminating = true;
     const { session } = opened;
-    if (!session.closed) session.interrupt('terminated (SIGTERM)');
+    const why = signal === 'SIGHUP' ? 'the terminal was closed (SIGHUP)' : 'terminated (SIGTERM)';
+    if (!session.closed) session.interrupt(why);
     const deadline = Date.now() + SIGTERM_GRACE_MS;
     const settled = new Promise<void>((done) => {
       const check = (): void => {
@@ -195,27 +227,22 @@ export function closeOnSigterm(opened: OpenedSession): () => void {
       };
       check();
     });
-    void settled.then(() => opened.close()).finally(() => process.exit(EXIT.terminated));
+    void settled.then(() => opened.close()).finally(() => exitWith(code));
   };
-  process.on('SIGTERM', onTerm);
-  return () => process.off('SIGTERM', onTerm);
+  return onQuitSignals(onTerm, false);
 }
 
 /**
- * Closes the session and its agent; a Ctrl-C or SIGTERM meanwhile exits at once (130, 143)
+ * Closes the session and its agent; a Ctrl-C, SIGTERM or SIGHUP meanwhile exits at once (130, 143, 129)
  * through `process.exit`, whose exit hooks kill the commands and MCP servers still being stopped.
  * Without a listener the signal would end the process with none of those hooks run, leaving a
  * command that ignores SIGTERM running on its own.
  */
 export async function closeOrQuit(opened: OpenedSession): Promise<void> {
-  const onInt = (): never => process.exit(EXIT.cancelled);
-  const onTerm = (): never => process.exit(EXIT.terminated);
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  const stopQuit = onQuitSignals((_, code) => exitWith(code));
   try {
     await opened.close();
   } finally {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    stopQuit();
   }
 }

@@ -80,6 +80,8 @@ function readRecord(path: string): { readonly record: TrustRecord; readonly prob
  * `uses`, when given, are the only top-level keys of the file the command acts on (`a3s tools`
  * starts MCP servers and lists agents and skills, but calls no model): what the other keys would
  * do needs no trust for it, nor do the agent files' models.
+ * Returns a warning to show when the trust was given but could not be remembered (a read-only
+ * `$A3S_HOME`): the folder is trusted for this process only.
  */
 export async function checkWorkspaceTrust(
   workspace: string,
@@ -88,7 +90,7 @@ export async function checkWorkspaceTrust(
   ask?: (what: string) => Promise<boolean>,
   modelFlag?: string,
   uses?: readonly string[],
-): Promise<void> {
+): Promise<string | undefined> {
   const file = await findConfigFile(workspace);
   let needs: string[] = [];
   if (file !== undefined) {
@@ -105,7 +107,7 @@ export async function checkWorkspaceTrust(
   }
   // Their only need is the model they name: a command acting on fewer keys than a session calls no model.
   const agents = uses === undefined ? folderAgentNeeds(workspace) : [];
-  if (needs.length === 0 && agents.length === 0) return;
+  if (needs.length === 0 && agents.length === 0) return undefined;
   const folder = realpathSync(workspace);
   // Trust is for this content of the files: a changed one asks again.
   const digest = trustDigest(file, agents);
@@ -116,7 +118,7 @@ export async function checkWorkspaceTrust(
     problem === undefined
       ? ''
       : `\n(the trust record ${path} ${problem}, so no folder is trusted until it is mended or moved aside)`;
-  if (record.workspaces[folder]?.config_sha256 === digest) return;
+  if (record.workspaces[folder]?.config_sha256 === digest) return undefined;
   const many = (needs.length > 0 && file !== undefined ? 1 : 0) + agents.length > 1;
   const changed =
     record.workspaces[folder] === undefined ? '' : ` (${many ? 'they' : 'it'} changed since you trusted this folder)`;
@@ -136,7 +138,13 @@ export async function checkWorkspaceTrust(
       `${what}\nRead ${many ? 'them' : 'it'}; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until these files change.${damaged}`,
     );
   }
-  writeTrust(folder, digest, path, record, problem);
+  if (problem !== undefined) throw new UsageError(damagedRecord(path, problem));
+  // The person trusted the folder: a record that cannot be written (a read-only home) only means
+  // the trust is not remembered, and the next run asks again.
+  const failure = saveTrust(folder, digest, path, record);
+  return failure === undefined
+    ? undefined
+    : `warning: ${folder} is trusted for this run only: the trust could not be remembered in ${path} (${failure}), so the next run needs it again; set A3S_HOME to a folder you can write to (default ~/.a3s) to have it remembered`;
 }
 
 /**
@@ -163,10 +171,21 @@ export function recordTrust(workspace: string, file: string, env: Readonly<Recor
 }
 
 function writeTrust(folder: string, digest: string, path: string, record: TrustRecord, problem?: string): void {
-  if (problem !== undefined)
+  if (problem !== undefined) throw new UsageError(damagedRecord(path, problem));
+  const failure = saveTrust(folder, digest, path, record);
+  if (failure !== undefined)
     throw new UsageError(
-      `A3S_HOME: cannot record the trust of this folder: ${path} ${problem}, and writing a new record would lose the folders it trusts; mend it, or move it aside to start a new one; nothing was changed`,
+      `A3S_HOME: cannot record the trust of this folder in ${path} (${failure}); set A3S_HOME to a folder you can write to (default ~/.a3s)`,
     );
+}
+
+/** Why the trust record at `path`, damaged as `problem` says, is not written over. */
+function damagedRecord(path: string, problem: string): string {
+  return `A3S_HOME: cannot record the trust of this folder: ${path} ${problem}, and writing a new record would lose the folders it trusts; mend it, or move it aside to start a new one; nothing was changed`;
+}
+
+/** Writes `record` with `folder` trusted at `digest` to `path`; returns why it could not (an error code), if so. */
+function saveTrust(folder: string, digest: string, path: string, record: TrustRecord): string | undefined {
   const workspaces = {
     ...record.workspaces,
     [folder]: { config_sha256: digest, trusted_at: new Date().toISOString() },
@@ -182,11 +201,9 @@ function writeTrust(folder: string, digest: string, path: string, record: TrustR
     } catch {
       // The folder is not there, or is a file: no temporary file was left.
     }
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `A3S_HOME: cannot record the trust of this folder in ${path} (${code ?? (e as Error).message}); set A3S_HOME to a folder you can write to (default ~/.a3s)`,
-    );
+    return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
   }
+  return undefined;
 }
 
 /**

@@ -14,8 +14,17 @@ const once = (stderr: string, needle: string): void => {
 };
 
 describe('exit codes', () => {
-  it('the table: 0 completed, 1 run failed, 2 usage, 3 parked, 4 session in use, 130 interrupted, 143 terminated', () => {
-    expect(EXIT).toEqual({ ok: 0, failed: 1, usage: 2, parked: 3, locked: 4, cancelled: 130, terminated: 143 });
+  it('the table: 0 completed, 1 run failed, 2 usage, 3 parked, 4 session in use, 130 interrupted, 129 terminal closed, 143 terminated', () => {
+    expect(EXIT).toEqual({
+      ok: 0,
+      failed: 1,
+      usage: 2,
+      parked: 3,
+      locked: 4,
+      cancelled: 130,
+      hangup: 129,
+      terminated: 143,
+    });
   });
 
   it('0 completed, 3 parked, 1 run failed (the error printed once, on stderr)', async () => {

@@ -1,6 +1,6 @@
-// Ctrl-C and SIGTERM sent to a real `a3s run` process while a command of the run is running,
+// Ctrl-C, SIGTERM and SIGHUP sent to a real `a3s run` process while a command of the run is running,
 // including a command that ignores both signals (its process group must be killed, which takes
-// a grace period): the process ends with 130 or 143, prints its summary, and the log records the
+// a grace period): the process ends with 130, 143 or 129, prints its summary, and the log records the
 // run as cancelled (valid, unlocked, continuable).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { A3S, scriptFile, tempRepo, TEST_A3S_HOME } from './kit.js';
 async function signalled(
   command: string,
   signal: NodeJS.Signals,
-): Promise<{ status: number | null; stdout: string; stderr: string; dir: string }> {
+): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; dir: string }> {
   const dir = tempRepo();
   const script = scriptFile([
     { text: 'Running it.', tool_calls: [{ id: 'b1', name: 'bash', args: { command } }] },
@@ -34,11 +34,14 @@ async function signalled(
       if (stdout.includes('started')) resolve();
     }),
   );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, by) => resolve({ code, signal: by })),
+  );
   await Promise.race([started, exited]);
   await new Promise((r) => setTimeout(r, 300));
   child.kill(signal);
-  return { status: await exited, stdout, stderr, dir };
+  const end = await exited;
+  return { status: end.code, signal: end.signal, stdout, stderr, dir };
 }
 
 function lastFact(dir: string): { type: string; payload: Record<string, unknown> } {
@@ -67,6 +70,33 @@ describe('signals during a3s run', () => {
       expect(lastFact(r.dir)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
     }
   }, 60_000);
+
+  it('SIGHUP (the terminal closed): the run recorded as cancelled as on SIGTERM, not left for a resume to re-run; ended by SIGHUP (129)', async () => {
+    const r = await signalled('echo started; sleep 30', 'SIGHUP');
+    // After closing everything, the process ends by SIGHUP itself (a shell's $? is 129).
+    expect([r.status, r.signal], r.stderr).toEqual([null, 'SIGHUP']);
+    expect(lastFact(r.dir)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+    expect(r.stdout).toContain('continue it with: a3s sessions --resume s');
+    expect(readFileSync(join(r.dir, '.a3s', 'effect-log', 's.jsonl'), 'utf8')).toContain(
+      'the terminal was closed (SIGHUP)',
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  it('SIGHUP stops a3s replay --web cleanly, ended by SIGHUP (129)', async () => {
+    const log = join(import.meta.dirname, '..', '..', 'effect', 'fixtures', 'v1', 'tool-round.jsonl');
+    const child = spawn(process.execPath, [A3S, 'replay', '--web', log], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<unknown[]>((resolve) => child.once('exit', (code, by) => resolve([code, by])));
+    let out = '';
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d;
+        if (out.includes('http://')) resolve();
+      }),
+    );
+    child.kill('SIGHUP');
+    expect(await exited).toEqual([null, 'SIGHUP']);
+  }, 30_000);
 
   it('Ctrl-C while the session closes after the run: exit 130 through the exit hooks, no process of the run left behind', async () => {
     const dir = tempRepo();

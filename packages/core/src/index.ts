@@ -431,6 +431,7 @@ export {
   suggestKey,
   CONFIG_SCHEMA_FILE,
   findConfigFile,
+  ignoredConfigFiles,
   loadCodeConfig,
   mergeLayers,
   mergePermissions,

@@ -141,6 +141,7 @@ export function resolveHttpOptions(
     throw new ModelConfigurationError('options.fetch', 'no fetch function is available; pass one');
   const apiKey = options.apiKey === '' ? undefined : options.apiKey;
   const headers = { ...(options.headers ?? {}) };
+  checkHeaderValues(apiKey, options.apiKeySource, headers);
   // Whatever variable also holds them is kept from the commands the model runs, and they are redacted from tool output.
   holdCredentials(apiKey, ...credentialHeaderValues(headers));
   return {
@@ -155,6 +156,53 @@ export function resolveHttpOptions(
     idleTimeoutMs: ms('idleTimeoutMs', 120_000),
     fetch: fetchFn,
   };
+}
+
+/**
+ * The first character of `value` an HTTP header cannot carry (above U+00FF, or NUL, CR, LF; with
+ * `strict`, as for an API key, anything but visible ASCII), as a phrase naming it and its
+ * 1-based position, never the value itself; `undefined` when there is none.
+ */
+export function headerValueProblem(value: string, strict: boolean): string | undefined {
+  let position = 0;
+  for (const ch of value) {
+    position++;
+    const code = ch.codePointAt(0) ?? 0;
+    const bad = strict ? code < 0x21 || code > 0x7e : code > 0xff || code === 0 || code === 0x0a || code === 0x0d;
+    if (!bad) continue;
+    const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    const shown = code > 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0) ? `'${ch}' (${hex})` : hex;
+    return `has ${shown} at character ${position} of ${[...value].length}`;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses an API key or header value an HTTP request cannot carry (typographic quotes or spaces
+ * pasted with a key), naming the setting (`apiKeySource`, e.g. `OPENAI_API_KEY`), the character
+ * and its position but never the key: sent, it would fail every attempt as a transport error.
+ */
+function checkHeaderValues(
+  apiKey: string | undefined,
+  apiKeySource: string | undefined,
+  headers: Readonly<Record<string, string>>,
+): void {
+  if (typeof apiKey === 'string') {
+    const problem = headerValueProblem(apiKey, true);
+    if (problem !== undefined)
+      throw new ModelConfigurationError(
+        apiKeySource ?? 'options.apiKey',
+        `the API key ${problem}: a key is visible ASCII only; remove the quotes, spaces or line breaks pasted with it (the key itself is not shown)`,
+      );
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = typeof value === 'string' ? headerValueProblem(value, false) : 'is not a string';
+    if (problem !== undefined)
+      throw new ModelConfigurationError(
+        `options.headers.${name}`,
+        `the value ${problem}, which an HTTP header cannot carry; remove it (quotes pasted from a chat are typographic)`,
+      );
+  }
 }
 
 /**

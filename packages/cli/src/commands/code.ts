@@ -25,7 +25,7 @@ import {
 import { cliMessage, hintsFor } from '../hints.js';
 import type { Io, Out } from '../io.js';
 import { runCost } from '../cost.js';
-import { closeOnSigterm, closeOrQuit, openSession, type OpenedSession } from '../open-session.js';
+import { closeOnSigterm, closeOrQuit, openSession, type OpenedSession, warnTo } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
@@ -89,6 +89,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   const cs = chrome === io.stdout ? style : styleFor(chrome, io.env);
   const flags = {
     ...sessionFlags(values, io.cwd),
+    warn: warnTo(io.stderr, io.env),
     // On a terminal the person answers for the folder's config file; elsewhere it takes the flag.
     ...(io.stdin.isTTY === true
       ? {

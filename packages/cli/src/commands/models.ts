@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { findConfigFile, loadCodeConfig, terminalText, type CodeConfig } from '@a3s-code/core';
 import { describeProviders, type ProviderDescription } from '@a3s-code/sdk';
 import { checkModelFlag, parse } from '../args.js';
-import { checkConfigPaths } from '../config-path.js';
+import { checkConfigPaths, ignoredConfigWarnings } from '../config-path.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { styleFor } from '../style.js';
@@ -84,6 +84,8 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   checkConfigPaths(workspace);
+  const warning = styleFor(io.stderr, io.env);
+  for (const line of await ignoredConfigWarnings(workspace)) io.stderr.write(`${warning.yellow(terminalText(line))}\n`);
   const file = await findConfigFile(workspace);
   const config = file === undefined ? {} : await loadCodeConfig(file);
   const rows = describeProviders().map((p) => row(p, config, io.env));

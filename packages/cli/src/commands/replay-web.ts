@@ -127,10 +127,10 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
 }
 
 /** What stopped {@link serveUntilStopped}: a signal, or its `signal` aborting. */
-export type ServeStop = 'SIGINT' | 'SIGTERM' | 'aborted';
+export type ServeStop = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'aborted';
 
 /**
- * Serves `logPath` until the process gets SIGINT or SIGTERM (or `signal` aborts), printing the
+ * Serves `logPath` until the process gets SIGINT, SIGTERM or SIGHUP (or `signal` aborts), printing the
  * URL with `print`. Resolves with what stopped it, once the server has stopped.
  */
 export async function serveUntilStopped(
@@ -143,15 +143,18 @@ export async function serveUntilStopped(
   const stopped = new Promise<ServeStop>((done) => {
     const onInt = () => stop('SIGINT');
     const onTerm = () => stop('SIGTERM');
+    const onHup = () => stop('SIGHUP');
     const onAbort = () => stop('aborted');
     const stop = (why: ServeStop) => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
+      process.off('SIGHUP', onHup);
       signal?.removeEventListener('abort', onAbort);
       void server.close().then(() => done(why));
     };
     process.once('SIGINT', onInt);
     process.once('SIGTERM', onTerm);
+    process.once('SIGHUP', onHup);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
   });

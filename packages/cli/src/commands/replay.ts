@@ -222,7 +222,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
     await loadLog(path); // a file that is no fact log is named now, not in the browser
     const pricing = await pricingFor(values.cwd === undefined ? (workspaceOfLog(path) ?? workspace) : workspace, io);
     const { serveUntilStopped } = await import('./replay-web.js');
-    // Stopped by Ctrl-C or SIGTERM: 130 or 143, as every command; the reader of stdout going
+    // Stopped by Ctrl-C, SIGTERM or SIGHUP: 130, 143 or 129, as every command; the reader of stdout going
     // away (`| head -1`, watched while nothing is written): 0, as when a run's reader goes away.
     const stopWatching = io.watchStdoutReader?.() ?? (() => undefined);
     try {
@@ -231,7 +231,8 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
         (line) => io.stdout.write(`${line}\n`),
         io.stdoutClosed,
       );
-      return stop === 'SIGINT' ? EXIT.cancelled : stop === 'SIGTERM' ? EXIT.terminated : EXIT.ok;
+      if (stop === 'aborted') return EXIT.ok;
+      return stop === 'SIGINT' ? EXIT.cancelled : stop === 'SIGTERM' ? EXIT.terminated : EXIT.hangup;
     } finally {
       stopWatching();
     }

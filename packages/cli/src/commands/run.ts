@@ -17,7 +17,7 @@ import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { progressLine } from '../interactive/flow-command.js';
 import { undecodedPrompt } from '../prompt-text.js';
-import { closeOnSigterm, closeOrQuit, openSession } from '../open-session.js';
+import { closeOnSigterm, closeOrQuit, openSession, warnTo } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
@@ -32,7 +32,8 @@ export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
 
 Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
 3 parked (continue with a3s sessions --resume <id>), 4 session in use (another process has its
-log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM; the run is recorded as cancelled).
+log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM; the run is recorded as cancelled),
+129 terminal closed (SIGHUP; as SIGTERM).
 
 Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
@@ -138,7 +139,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     );
   const undecoded = fromStdin ? undefined : undecodedPrompt(prompt, 'the prompt');
   if (undecoded !== undefined) throw new UsageError(undecoded);
-  const flags = sessionFlags(values, io.cwd);
+  const flags = { ...sessionFlags(values, io.cwd), warn: warnTo(io.stderr, io.env) };
   checkSessionFlag(values.session, 'run');
   // A tier's model is for vibe workers: with vibe mode off (no --vibe, none in the config file),
   // and no /vibe to turn it on in a one-shot run, the flag would do nothing.

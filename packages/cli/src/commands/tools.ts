@@ -9,7 +9,7 @@ import type { ToolInfo } from '@a3s-code/sdk';
 import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io, Out } from '../io.js';
-import { agentFor, flagOptions } from '../open-session.js';
+import { agentFor, flagOptions, warnTo } from '../open-session.js';
 import { vibeStart } from '../vibe-settings.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor, type Style } from '../style.js';
@@ -100,7 +100,7 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
   }
   noPositionals(positionals, 'tools');
   refuseIdleFlags(values);
-  const flags = sessionFlags(values, io.cwd);
+  const flags = { ...sessionFlags(values, io.cwd), warn: warnTo(io.stderr, io.env) };
   // The model is not resolved (a listing needs no key): `--model` was only checked for its form, and
   // it still stands in for A3S_MODEL, which is then not looked at either.
   const env = flags.model === undefined ? io.env : withoutVariable(io.env, 'A3S_MODEL');

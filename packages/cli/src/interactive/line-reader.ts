@@ -38,6 +38,16 @@ export class LineReader {
         w.resolve(line);
       } else if (!this.onIdleLine?.(line)) this.#buffered.push(line);
     });
+    // The terminal went away (its window closed; SIGHUP follows and ends the run): reading it, and
+    // turning raw mode off as readline closes, fail with EIO. That is the end of the input, not a
+    // crash that would end the process before the run is recorded as cancelled.
+    let hangingUp = false;
+    this.#rl.on('error', (e: unknown) => {
+      if (!hungUp(e)) throw e;
+      if (hangingUp) return;
+      hangingUp = true;
+      this.#rl.close();
+    });
     this.#rl.on('close', () => {
       this.#closed = true;
       for (const w of this.#waiters.splice(0)) w.resolve(null);
@@ -92,4 +102,10 @@ export class LineReader {
   close(): void {
     this.#rl.close();
   }
+}
+
+/** Whether `e` says the terminal is gone (`EIO`, `ENXIO`): its window closed, or the SSH connection dropped. */
+function hungUp(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === 'EIO' || code === 'ENXIO';
 }

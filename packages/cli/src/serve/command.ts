@@ -1,13 +1,14 @@
 /**
  * `a3s serve`: the runtime as a JSON-RPC 2.0 server on stdio, one JSON message per line
  * (`docs/serve.md`). stdout carries only protocol messages; diagnostics go to stderr. When stdin
- * ends (or on SIGTERM / SIGINT, or when stdout's reader goes away) every session is closed —
+ * ends (or on SIGTERM / SIGHUP / SIGINT, or when stdout's reader goes away) every session is closed —
  * active runs are interrupted and report their `run/result`, parked runs stay parked in their
- * logs — and the command exits 0 (stdin ended, stdout's reader gone), 130 (SIGINT) or 143
- * (SIGTERM), as `a3s code` and `a3s run` do.
+ * logs — and the command exits 0 (stdin ended, stdout's reader gone), 130 (SIGINT), 143
+ * (SIGTERM) or 129 (SIGHUP), as `a3s code` and `a3s run` do.
  */
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
+import { exitWith } from '../exit-with.js';
 import type { Io } from '../io.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, FRAMINGS, type Framing, type FrameReader, frameReader } from './framing.js';
 import { ServeOutput } from './output.js';
@@ -23,8 +24,8 @@ session/resume. Notifications: event (an EventEnvelopeV1, as a3s run --json prin
 run/result, and run/eventsDropped (a run's events dropped while the client did not read stdout;
 responses and run/result are never dropped). The JSON Schema of every message:
 @a3s-code/cli/serve.schema.json. Closing stdin closes every session (exit 0; SIGINT: 130,
-SIGTERM: 143, after closing them); parked runs stay parked in their logs (session/resume
-continues them).
+SIGTERM: 143, SIGHUP: 129, after closing them); parked runs stay parked in their logs
+(session/resume continues them).
 
 Options:
       --framing <f>    ndjson (default: one message per line) or content-length (LSP-style
@@ -68,22 +69,24 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     maxMessageBytes,
   );
   const stop = (): void => reader?.close();
-  // A signal ends the server as it ends the other commands: everything closed, then 130 or 143;
+  // A signal ends the server as it ends the other commands: everything closed, then 130, 143 or 129;
   // a second signal while it closes quits at once (exit hooks kill what is still being stopped).
   let exitCode: number = EXIT.ok;
   let signalled = false;
   // An open in flight is not waited for (its MCP servers may take their whole start-up deadline):
   // it is answered with SHUTTING_DOWN, and the process exits once the open sessions are closed.
   const onSignal = (code: number, name: string) => (): void => {
-    if (signalled) process.exit(code);
+    if (signalled) exitWith(code);
     signalled = true;
     exitCode = code;
     server.abandonOpens(name);
     stop();
   };
   const onTerm = onSignal(EXIT.terminated, 'SIGTERM');
+  const onHup = onSignal(EXIT.hangup, 'SIGHUP');
   const onInt = onSignal(EXIT.cancelled, 'SIGINT');
   process.on('SIGTERM', onTerm);
+  process.on('SIGHUP', onHup);
   process.on('SIGINT', onInt);
   io.stdoutClosed?.addEventListener('abort', stop);
   try {
@@ -91,6 +94,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     await server.shutdown();
   } finally {
     process.off('SIGTERM', onTerm);
+    process.off('SIGHUP', onHup);
     process.off('SIGINT', onInt);
     io.stdoutClosed?.removeEventListener('abort', stop);
     io.stdin.destroy(); // after a signal stdin may still be open, and would keep the process alive
@@ -99,7 +103,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // exits now, and the exit hooks kill those servers' process groups.
   if (server.abandonedOpens > 0) {
     await drained(io.stdout, 2000);
-    process.exit(exitCode);
+    exitWith(exitCode);
   }
   return exitCode;
 }

@@ -19,7 +19,7 @@ import {
 } from '@a3s-code/sdk';
 import type { Io } from '../io.js';
 import { planResume } from '../interactive/continuation.js';
-import { CLI_ALLOW_RULES, openSession, type OpenedSession } from '../open-session.js';
+import { CLI_ALLOW_RULES, openSession, type OpenedSession, warnTo } from '../open-session.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor } from '../style.js';
 import { Openings } from './opening.js';
@@ -104,6 +104,7 @@ export class ServeSessions {
       plan: p.plan === true,
       trustWorkspace: p.trustWorkspace === true,
       ignoreWorkspaceConfig: p.ignoreWorkspaceConfig === true,
+      warn: (line: string) => warnTo(this.#io.stderr, this.#io.env)(`a3s serve: ${line}`),
     };
     const rules = p.permissions ?? {};
     const opening = openSession(flags, this.#io.env, {

@@ -8,5 +8,11 @@ export {
 export { didYouMean, suggestKey } from './did-you-mean.js';
 export { baseUrlProblem, parseModelRef, PROVIDER_NAMES, type ProviderName } from './model-ref.js';
 export { codeConfigJsonSchema, CONFIG_SCHEMA_FILE, type JsonSchemaDocument } from './config-json-schema.js';
-export { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, parseCodeConfig } from './load-config.js';
+export {
+  CONFIG_FILE_NAMES,
+  findConfigFile,
+  ignoredConfigFiles,
+  loadCodeConfig,
+  parseCodeConfig,
+} from './load-config.js';
 export { mergeLayers, mergePermissions, mergeVibe, normalizeLayer, type NormalizedLayer } from './merge-config.js';

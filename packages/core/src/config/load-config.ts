@@ -111,6 +111,20 @@ export async function findConfigFile(dir: string): Promise<string | undefined> {
 }
 
 /**
+ * The config files of a workspace folder that are never read: the first of
+ * {@link CONFIG_FILE_NAMES} found is its config file, and the others there are ignored, settings
+ * and permission rules (deny rules included) alike. A host warns about them; empty when none.
+ */
+export async function ignoredConfigFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of CONFIG_FILE_NAMES) {
+    const path = resolve(dir, name);
+    if (await isFile(path)) found.push(path);
+  }
+  return found.slice(1);
+}
+
+/**
  * Loads a config: `pathOrDir` is a JSON file, or a folder searched for `a3s.config.json` then
  * `.a3s/config.json`.
  * A relative `scripted:<file>` model (`model`, `vibe.tiers.fast`, `vibe.tiers.good`) is resolved
