@@ -121,4 +121,38 @@ describe('a path script the model could have changed never runs with the host tr
       expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
     },
   );
+
+  it.each([
+    ['under .a3s/', '.a3s/flows/triage.js'],
+    ['git-ignored', 'gen/triage.js'],
+  ])(
+    'PTC-03: a script %s, where commands change files unseen, is refused once the model ran a command',
+    async (_where, path) => {
+      const dir = tempRepo();
+      writeFileSync(join(dir, '.env'), 'SECRET_TOKEN_123\n');
+      writeFileSync(join(dir, '.gitignore'), 'gen/\n');
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), HONEST);
+      const model = new ScriptedLlmClient([
+        { tool_calls: [{ id: 'b1', name: 'bash', args: { command: `cat > ${path} <<'EOT'\n${EVIL}EOT` } }] },
+        ...Array.from({ length: 5 }, () => ({ text: 'done' })),
+      ]);
+      const agent = await Agent.create({ model, workspaceConfig: false, web: false });
+      const session = await agent.session(dir, { governance: { yolo: true }, permissions: { deny: ['Read(.env)'] } });
+      sessions.push(session);
+      // Before any command of the model, the host's first run pins it.
+      const first = await session.program({ path, inputs: { query: 'abc' } });
+      expect(first.exitCode).toBe(0);
+      await session.send('tidy the helper').catch(() => undefined);
+      const other = path.replace('triage', 'other');
+      writeFileSync(join(dir, other), HONEST);
+      const refused = await session.program({ path: other, inputs: { query: 'abc' } });
+      expect(refused.error).toMatchObject({ code: 'PROGRAM_SCRIPT_CHANGED', change: 'unknown_changes' });
+      expect(refused.output).toContain('lies where the changes of commands are not tracked');
+      // The pinned one is held to its pin.
+      const pinned = await session.program({ path, inputs: { query: 'abc' } });
+      expect(pinned.error).toMatchObject({ code: 'PROGRAM_SCRIPT_CHANGED', change: 'changed_since_pinned' });
+      expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
+    },
+  );
 });

@@ -173,6 +173,19 @@ export class SessionGate {
     return [...own, ...children.flatMap((g) => g.modelChanges())];
   }
 
+  /**
+   * True when a model call of the session (nested and delegated ones included) ran a tool that
+   * runs programs (`exec` tier: a command, a cell, a program): what those change is seen only
+   * where the change record looks (core-internal).
+   */
+  modelRanPrograms(): boolean {
+    const ran = this.facts().some((f) => {
+      if (f.type !== 'tool.result') return false;
+      return this.tierOf((f.payload as { name?: string }).name ?? '') === 'exec';
+    });
+    return ran || [...new Set(this.#children.values())].some((g) => g !== this && g.modelRanPrograms());
+  }
+
   /** The id of the latest run in the log, or null. */
   latestRunId(): string | null {
     const facts = this.facts();

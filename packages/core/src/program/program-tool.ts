@@ -35,6 +35,20 @@ export interface ProgramToolOptions {
    * until it has pinned the script (see the core README, program scripts). Without it, only the pin applies.
    */
   readonly modelChanges?: ModelChangesOf;
+  /**
+   * True once a model call of the session ran programs (a command, a cell; a session passes its
+   * own): a `path` script where their changes are not tracked (a git-ignored file, under `.a3s/`)
+   * is then refused to a host-trusted call until it has pinned it.
+   */
+  readonly modelRanPrograms?: () => boolean;
+}
+
+/** True when the workspace file `file` lies where the change record does not look: under `.a3s/`, or ignored by git. */
+async function unlistedScript(ws: ToolContext['workspace'], file: string, signal: AbortSignal): Promise<boolean> {
+  if (file === '.a3s' || file.startsWith('.a3s/')) return true;
+  if (ws.git === undefined) return false;
+  const r = await ws.git.run(['check-ignore', '-q', '--', file], { signal, timeoutMs: 10_000 }).catch(() => undefined);
+  return r?.exitCode === 0;
 }
 
 function allowedTools(args: ProgramArgs, ctx: ToolContext): ReadonlySet<string> {
@@ -63,7 +77,12 @@ async function executeProgram(
   const script = await loadProgramScript(args, ctx.workspace, ctx.signal);
   // A workspace script runs with the host's trust only while the model cannot have changed it.
   if (args.source === undefined && (ctx.source === 'host' || ctx.source === 'host_nested'))
-    pins.check(script.file, script.source, ctx.workspace.root);
+    pins.check(
+      script.file,
+      script.source,
+      ctx.workspace.root,
+      pins.pinned(script.file) ? false : await unlistedScript(ctx.workspace, script.file, ctx.signal),
+    );
   const bridge = createCtxBridge({
     invoker: ctx.invoker,
     callId: ctx.callId,
@@ -105,7 +124,10 @@ async function executeProgram(
 /** Creates the `program` tool. */
 export function createProgramTool(options: ProgramToolOptions = {}): Tool<ProgramArgs> {
   const clock = options.clock ?? Date.now;
-  const pins = new ScriptPins(options.modelChanges);
+  const pins = new ScriptPins({
+    changes: options.modelChanges ?? (() => []),
+    ranPrograms: options.modelRanPrograms ?? (() => false),
+  });
   const tool = defineTool({
     name: 'program',
     description: PROGRAM_DESCRIPTION,

@@ -25,6 +25,14 @@ export interface ModelChange {
 /** The changes the session's model calls recorded so far. */
 export type ModelChangesOf = () => readonly ModelChange[];
 
+/** What a host-trusted check needs to know of the session's model calls. */
+export interface ModelActivity {
+  /** The changes the session's model calls recorded so far. */
+  readonly changes: ModelChangesOf;
+  /** True once a model call ran programs (a command, a cell): they may change unlisted files unseen. */
+  readonly ranPrograms: () => boolean;
+}
+
 const norm = (p: string): string =>
   p
     .replace(/\\/g, '/')
@@ -59,17 +67,25 @@ function realName(root: string, file: string): string | undefined {
 export class ScriptPins {
   readonly #pins = new Map<string, string>();
   readonly #changes: ModelChangesOf | undefined;
+  readonly #ranPrograms: (() => boolean) | undefined;
 
-  constructor(changes?: ModelChangesOf) {
-    this.#changes = changes;
+  constructor(activity?: ModelActivity) {
+    this.#changes = activity?.changes;
+    this.#ranPrograms = activity?.ranPrograms;
+  }
+
+  /** True when the session has pinned the script `file`. */
+  pinned(file: string): boolean {
+    return this.#pins.has(file);
   }
 
   /**
    * Checks the path script `file` (its content `source`) that a host-trusted call is about to run,
-   * and pins it on its first run.
+   * and pins it on its first run. `unlisted`: the file lies where the change record does not look
+   * (a git-ignored file, the `.a3s` folder), so a model's command could have changed it unseen.
    * @throws ProgramScriptChangedError when the model could have changed it.
    */
-  check(file: string, source: string, root?: string): void {
+  check(file: string, source: string, root?: string, unlisted = false): void {
     const sha256 = createHash('sha256').update(source, 'utf8').digest('hex');
     // The file read may be another one, through a link: changes to either name it.
     const real = root === undefined ? undefined : realName(root, file);
@@ -100,6 +116,13 @@ export class ScriptPins {
         'unknown_changes',
         `may have been changed by this session's model (its '${unknown.tool}' call changed files it could not name)`,
         { sha256, tool: unknown.tool },
+      );
+    if (unlisted && this.#ranPrograms?.() === true)
+      throw new ProgramScriptChangedError(
+        file,
+        'unknown_changes',
+        "lies where the changes of commands are not tracked (a git-ignored file, or under .a3s/), and this session's model ran commands that could have changed it unseen",
+        { sha256 },
       );
     this.#pins.set(file, sha256);
   }

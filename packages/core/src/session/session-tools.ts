@@ -71,7 +71,11 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
     version: CORE_PACK_VERSION,
     tools: [
       createBatchTool(),
-      createProgramTool({ clock: input.clock, modelChanges: () => input.gate.modelChanges() }),
+      createProgramTool({
+        clock: input.clock,
+        modelChanges: () => input.gate.modelChanges(),
+        modelRanPrograms: () => input.gate.modelRanPrograms(),
+      }),
       askUserTool,
       createVerifyTool(input.gate, input.clock),
       // generate_object calls the model through the calling run's LLM invoker.
