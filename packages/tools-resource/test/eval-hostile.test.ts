@@ -125,6 +125,9 @@ describe('eval: hostile cells', () => {
       // Its parent (the shell) is gone: it was reparented into the kernel's tree (the interpreter
       // or the wrapper it runs under), not to init.
       expect(ancestry(pid), language).toContain(kernel.pid);
+      // The job runs `env -i setsid sleep`: on a busy machine it may not have reached sleep yet.
+      for (let i = 0; i < 100 && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'); i++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(readFileSync(`/proc/${pid}/environ`, 'utf8')).not.toContain('A3S_PROCESS_TAG');
       pids.push(pid);
     }
