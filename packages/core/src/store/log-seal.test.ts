@@ -20,6 +20,15 @@ afterEach(async () => {
 });
 
 /** A process holding the log of session `s` in `ws` with two facts, killed with SIGKILL once `meanwhile` ran. */
+/** A workspace whose log `s` holds one fact, written and closed by its store. */
+async function oneClosedLog(): Promise<{ ws: string; s: FileFactStore }> {
+  const ws = mkdtempSync(join(tmpdir(), 'a3s-seal-'));
+  const s = await FileFactStore.open(ws, 's');
+  await s.append([user('u1')], null);
+  await s.close();
+  return { ws, s };
+}
+
 async function killedHolder(ws: string, meanwhile: (log: string) => void): Promise<string> {
   const child = spawn(
     process.execPath,
@@ -85,10 +94,7 @@ describe.skipIf(!existsSync(dist))('a fact log changed after the process holding
 
 describe('the seal and a crash of the store itself', () => {
   it('LOG-02: a write cut short after its seal is a torn line, cut on open as before', async () => {
-    const ws = mkdtempSync(join(tmpdir(), 'a3s-seal-'));
-    const s = await FileFactStore.open(ws, 's');
-    await s.append([user('u1')], null);
-    await s.close();
+    const { ws, s } = await oneClosedLog();
     const line = Buffer.from(forged(2).replace('forged', 'u2'));
     const sealer = new LogSealer(s.path, readFileSync(s.path));
     sealer.seal(readFileSync(s.path).length, line);
@@ -100,10 +106,7 @@ describe('the seal and a crash of the store itself', () => {
   });
 
   it('a seal left beside no log (the log removed to start the session again) checks nothing', async () => {
-    const ws = mkdtempSync(join(tmpdir(), 'a3s-seal-'));
-    const s = await FileFactStore.open(ws, 's');
-    await s.append([user('u1')], null);
-    await s.close();
+    const { ws, s } = await oneClosedLog();
     rmSync(s.path);
     const again = await FileFactStore.open(ws, 's');
     open.push(again);
@@ -111,10 +114,7 @@ describe('the seal and a crash of the store itself', () => {
   });
 
   it('a log without a seal (written by an earlier version) is opened as it is', async () => {
-    const ws = mkdtempSync(join(tmpdir(), 'a3s-seal-'));
-    const s = await FileFactStore.open(ws, 's');
-    await s.append([user('u1')], null);
-    await s.close();
+    const { ws, s } = await oneClosedLog();
     rmSync(sealPath(s.path));
     appendFileSync(s.path, forged(2));
     const again = await FileFactStore.open(ws, 's');
