@@ -118,4 +118,26 @@ describe('language servers on PATH', () => {
     );
     expect((w.metadata as { diagnostics: { unsettled?: string[] } }).diagnostics.unsettled).toEqual(['src/main.rs']);
   }, 30_000);
+
+  it('DIAG-02: a write shows the error it brings in, though the server first reported the file as on disk (already the new text)', async () => {
+    standIn('disk-first-lsp-server.mjs');
+    h = lspHarness('lsp-rs');
+    const w = await h.write('src/main.rs', 'fn main() {}\nBROKEN\n');
+    expect(w.exitCode).toBe(0);
+    expect(w.output).toContain('broken line 2');
+    const next = await h.write('src/main.rs', 'fn main() {}\nBROKEN\nBROKEN\n');
+    expect(next.output).toContain('broken line 3');
+    expect(next.output).not.toContain('broken line 2');
+  }, 30_000);
+
+  it('DIAG-02: when the server reports a file it just opened only as on disk, the write is not held for the cold-start wait', async () => {
+    standIn('disk-first-lsp-server.mjs', ['quiet-open']);
+    h = lspHarness('lsp-rs');
+    const t0 = performance.now();
+    const w = await h.write('src/main.rs', 'fn main() { }\n');
+    expect(performance.now() - t0).toBeLessThan(8000);
+    expect(w.output).toBe('Wrote src/main.rs');
+    const next = await h.write('src/main.rs', 'fn main() { }\nBROKEN\n');
+    expect(next.output).toContain('broken line 2');
+  }, 30_000);
 });

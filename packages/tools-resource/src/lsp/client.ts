@@ -8,26 +8,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
+import { DocumentDiagnostics } from './document-diagnostics.js';
 import type { LspDiagnostic } from './protocol.js';
+import { CLIENT_CAPABILITIES } from './client-capabilities.js';
 import { ProjectLoad } from './project-load.js';
 import type { ServerCommand } from './server-command.js';
 import { holdLoop, killedOnExit } from '../shared/loop-hold.js';
 import { type ServerTmpDir, spawnServer } from './server-tmpdir.js';
 
-/** How long diagnostics must stay quiet before they count as settled, and the cap on the wait. */
-export const DIAGNOSTICS_QUIET_MS = 150;
-/** The longest wait for a file's diagnostics after a change. */
-export const DIAGNOSTICS_CAP_MS = 3000;
 const REQUEST_TIMEOUT_MS = 20_000;
-
-interface Published {
-  diagnostics: readonly LspDiagnostic[];
-  /** Counts publications for the uri. */
-  count: number;
-  at: number;
-  /** The document version the server says they are for, when it says. */
-  version?: number;
-}
 
 /** The file URI of an absolute path. */
 export function uriOf(absPath: string): string {
@@ -47,9 +36,7 @@ export class LspClient {
   readonly #connection: MessageConnection;
   readonly #versions = new Map<string, number>();
   readonly #texts = new Map<string, string>();
-  readonly #published = new Map<string, Published>();
-  readonly #pulled = new Map<string, readonly LspDiagnostic[]>();
-  readonly #waiters = new Set<() => void>();
+  #diagnostics = new DocumentDiagnostics(false, (uri) => this.#versions.get(uri));
   #exited = false;
   /** How the process ended (`code N` or `signal NAME`), once it has. */
   #exitedHow = '';
@@ -72,12 +59,20 @@ export class LspClient {
       this.#exitedHow = sig === null ? `code ${code}` : `signal ${sig}`;
       this.#exited = true;
       for (const l of this.#exitListeners) l();
-      for (const w of this.#waiters) w();
+      this.#diagnostics.wake();
     });
   }
 
-  /** Spawns and initializes the server in `root`; `apart` (a process namespace of its own): no pid is sent. */
-  static async start(cmd: ServerCommand, root: string, options: { readonly apart?: boolean } = {}): Promise<LspClient> {
+  /**
+   * Spawns and initializes the server in `root`; `apart` (a process namespace of its own): no pid
+   * is sent; `versionedDiagnostics`: the server versions its diagnostics of open documents, so one
+   * without a version is of the file on disk (also learned from its first versioned publication).
+   */
+  static async start(
+    cmd: ServerCommand,
+    root: string,
+    options: { readonly apart?: boolean; readonly versionedDiagnostics?: boolean } = {},
+  ): Promise<LspClient> {
     const t0 = performance.now();
     const rpc = await import('vscode-jsonrpc/node');
     const { child, tmp } = spawnServer(cmd, root);
@@ -93,6 +88,9 @@ export class LspClient {
       new rpc.StreamMessageWriter(child.stdin!),
     );
     const client = new LspClient(child, connection, tmp, new ProjectLoad(cmd.loadLog));
+    client.#diagnostics = new DocumentDiagnostics(options.versionedDiagnostics === true, (uri) =>
+      client.#versions.get(uri),
+    );
     client.load.attach(connection);
     connection.onRequest('workspace/configuration', (params: { items?: { section?: unknown }[] }) =>
       (params.items ?? []).map((item) =>
@@ -115,7 +113,7 @@ export class LspClient {
     connection.onNotification(
       'textDocument/publishDiagnostics',
       (p: { uri: string; diagnostics: LspDiagnostic[]; version?: number | null }) =>
-        client.#publish(p.uri, p.diagnostics, typeof p.version === 'number' ? p.version : undefined),
+        client.#diagnostics.publish(p.uri, p.diagnostics, typeof p.version === 'number' ? p.version : undefined),
     );
     connection.onError(() => {});
     child.stdin!.on('error', () => {});
@@ -125,23 +123,7 @@ export class LspClient {
       rootUri: uriOf(root),
       workspaceFolders: [{ uri: uriOf(root), name: 'root' }],
       initializationOptions: cmd.initializationOptions ?? {},
-      capabilities: {
-        workspace: { configuration: true, workspaceFolders: true, workspaceEdit: { documentChanges: true } },
-        textDocument: {
-          synchronization: { didSave: true },
-          publishDiagnostics: { relatedInformation: false },
-          hover: { contentFormat: ['plaintext', 'markdown'] },
-          definition: { linkSupport: true },
-          typeDefinition: { linkSupport: true },
-          implementation: { linkSupport: true },
-          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-          rename: { prepareSupport: false },
-          codeAction: {
-            codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor', 'source'] } },
-          },
-        },
-        window: { workDoneProgress: true },
-      },
+      capabilities: CLIENT_CAPABILITIES,
     });
     try {
       const result = await Promise.race([init, failed, timeout(REQUEST_TIMEOUT_MS, 'initialize')]);
@@ -210,10 +192,14 @@ export class LspClient {
     return this.#versions.has(uriOf(absPath));
   }
 
-  /** Opens the document, or sends its new text when open and changed; returns whether anything was sent. */
-  sync(absPath: string, languageId: string, text: string): boolean {
+  /**
+   * Opens the document, or sends its new text when open and changed; returns whether anything
+   * was sent. `onDisk` false: the text is not the file's on disk (a write's old text).
+   */
+  sync(absPath: string, languageId: string, text: string, onDisk = true): boolean {
     const uri = uriOf(absPath);
     const version = this.#versions.get(uri);
+    if (this.#texts.get(uri) !== text || version === undefined) this.#diagnostics.sent(uri, onDisk);
     if (version === undefined) {
       this.#versions.set(uri, 1);
       this.#texts.set(uri, text);
@@ -223,7 +209,6 @@ export class LspClient {
     if (this.#texts.get(uri) === text) return false;
     this.#versions.set(uri, version + 1);
     this.#texts.set(uri, text);
-    this.#pulled.delete(uri);
     this.#notify('textDocument/didChange', { textDocument: { uri, version: version + 1 }, contentChanges: [{ text }] });
     return true;
   }
@@ -240,43 +225,32 @@ export class LspClient {
 
   /** The publication count of a document (to wait for the next one). */
   publications(absPath: string): number {
-    return this.#published.get(uriOf(absPath))?.count ?? 0;
+    return this.#diagnostics.count(uriOf(absPath));
   }
 
   /** The latest diagnostics published for a document. */
   diagnostics(absPath: string): readonly LspDiagnostic[] {
-    return this.#published.get(uriOf(absPath))?.diagnostics ?? [];
+    return this.#diagnostics.latest(uriOf(absPath));
   }
 
   /** Whether the latest publication for the document names a version older than its current one. */
   outdated(absPath: string): boolean {
-    const uri = uriOf(absPath);
-    const p = this.#published.get(uri);
-    const version = this.#versions.get(uri);
-    return p?.version !== undefined && version !== undefined && p.version < version;
+    return this.#diagnostics.outdated(uriOf(absPath));
   }
 
-  /**
-   * Whether the latest publication for the document is known to be for its current text: the
-   * server said it is for the current version, or (when it names no version) it came after
-   * publication `after`.
-   */
+  /** Whether the latest publication for the document is known to be of its current text (see `document-diagnostics.ts`). */
   current(absPath: string, after: number): boolean {
-    const uri = uriOf(absPath);
-    const p = this.#published.get(uri);
-    if (p === undefined) return false;
-    const version = this.#versions.get(uri);
-    return p.version !== undefined && version !== undefined ? p.version >= version : p.count > after;
+    return this.#diagnostics.current(uriOf(absPath), after);
   }
 
   /** The latest diagnostics known for a document: pulled (see {@link remember}) or else published. */
   lastDiagnostics(absPath: string): readonly LspDiagnostic[] {
-    return this.#pulled.get(uriOf(absPath)) ?? this.diagnostics(absPath);
+    return this.#diagnostics.last(uriOf(absPath));
   }
 
   /** Records diagnostics pulled from the server for the document's current text. */
   remember(absPath: string, diagnostics: readonly LspDiagnostic[]): void {
-    this.#pulled.set(uriOf(absPath), diagnostics);
+    this.#diagnostics.remember(uriOf(absPath), diagnostics);
   }
 
   /**
@@ -284,33 +258,14 @@ export class LspClient {
    * and then stayed quiet for `quietMs`, or `capMs` passed; returns the latest diagnostics and
    * whether they settled.
    */
-  async settle(
+  settle(
     absPath: string,
     after: number,
     signal: AbortSignal,
-    quietMs = DIAGNOSTICS_QUIET_MS,
-    capMs = DIAGNOSTICS_CAP_MS,
+    quietMs?: number,
+    capMs?: number,
   ): Promise<{ diagnostics: readonly LspDiagnostic[]; settled: boolean }> {
-    const uri = uriOf(absPath);
-    const deadline = performance.now() + capMs;
-    for (;;) {
-      const p = this.#published.get(uri);
-      const now = performance.now();
-      const fresh = p !== undefined && this.current(absPath, after);
-      if (fresh && now - p.at >= quietMs) return { diagnostics: p.diagnostics, settled: true };
-      if (now >= deadline || this.#exited || signal.aborted)
-        return { diagnostics: p?.diagnostics ?? [], settled: false };
-      const wait = fresh ? quietMs - (now - p.at) : deadline - now;
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          this.#waiters.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, Math.max(1, Math.min(wait, deadline - now)));
-        this.#waiters.add(done);
-      });
-    }
+    return this.#diagnostics.settle(uriOf(absPath), after, () => this.#exited || signal.aborted, quietMs, capMs);
   }
 
   /** Sends a request; rejects on the server's error, an exit, the signal or a 20 s timeout. */
@@ -378,17 +333,6 @@ export class LspClient {
 
   #kill(): void {
     if (!this.#exited) this.#process.kill('SIGKILL');
-  }
-
-  #publish(uri: string, diagnostics: readonly LspDiagnostic[], version: number | undefined): void {
-    const prev = this.#published.get(uri);
-    this.#published.set(uri, {
-      diagnostics,
-      count: (prev?.count ?? 0) + 1,
-      at: performance.now(),
-      ...(version === undefined ? {} : { version }),
-    });
-    for (const w of [...this.#waiters]) w();
   }
 }
 

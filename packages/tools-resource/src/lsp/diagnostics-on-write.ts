@@ -87,7 +87,7 @@ async function newDiagnostics(
   else if (typeof old === 'string') {
     // The server never saw this file: open it with its old text first; its errors are the baseline.
     const at = client.publications(abs);
-    client.sync(abs, spec.languageId(abs), old);
+    client.sync(abs, spec.languageId(abs), old, false);
     const was = { abs, path: sup.display(abs), text: old, client, spec, root, sent: true };
     baseline = (await settleAfterSync(was, at, ctx.signal, COLD_CAP_MS)).diagnostics;
   } else baseline = [];

@@ -54,6 +54,12 @@ export interface ServerSpec {
    */
   outsidePaths?(root: string, workspaceRoot: string): string | undefined;
   /**
+   * Whether the server names the version of an open document in each of its diagnostics: a
+   * publication without one is then of the file on disk (the write already made it the new
+   * text), never of the text the client sent.
+   */
+  readonly versionedDiagnostics?: boolean;
+  /**
    * Asks the server for a synced file's diagnostics directly, when it has a way to (instead of
    * waiting for its published diagnostics to settle).
    */
@@ -205,6 +211,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
     },
     {
       id: 'python',
+      versionedDiagnostics: true,
       extensions: ['.py', '.pyi'],
       rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg', 'requirements.txt'],
       languageId: () => 'python',
@@ -224,6 +231,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
     },
     {
       id: 'go',
+      versionedDiagnostics: true,
       extensions: ['.go'],
       rootMarkers: ['go.mod', 'go.work'],
       languageId: () => 'go',
@@ -233,6 +241,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
     },
     {
       id: 'rust',
+      versionedDiagnostics: true,
       extensions: ['.rs'],
       rootMarkers: ['Cargo.toml'],
       languageId: () => 'rust',
@@ -246,6 +255,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
     },
     {
       id: 'cpp',
+      versionedDiagnostics: true,
       extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
       rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd', 'CMakeLists.txt'],
       languageId: (path) => (extname(path).toLowerCase() === '.c' ? 'c' : 'cpp'),

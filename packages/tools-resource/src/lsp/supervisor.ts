@@ -313,7 +313,10 @@ export class LspSupervisor {
     const e = entry;
     e.state = 'starting';
     e.key = launch.key;
-    const started = LspClient.start(launch.command, root, { apart: launch.apart }).then(
+    const started = LspClient.start(launch.command, root, {
+      apart: launch.apart,
+      versionedDiagnostics: spec.versionedDiagnostics === true,
+    }).then(
       (client) => {
         // Replaced meanwhile (and closed by whoever replaced it).
         if (e.client !== started) return client;
