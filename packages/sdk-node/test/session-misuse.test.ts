@@ -73,6 +73,29 @@ describe('the SDK used the wrong way round', () => {
     await expect(s.catalog.prepare([])).rejects.toEqual(closed('catalog.prepare'));
     await expect(s.close()).resolves.toBeUndefined();
   });
+  it('calls a deny rule refuses are counted in the result (deniedCalls), as the stream tells them', async () => {
+    const model = new ScriptedLlmClient([
+      { tool_calls: [{ id: 'w1', name: 'write', args: { file_path: 'secret/x.txt', content: 'x' } }] },
+      { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'rm -rf nothing-here' } }] },
+      { text: 'done' },
+    ]);
+    const agent = await Agent.create({ model });
+    const s = await agent.session(tempRepo(), {
+      permissions: { deny: ['Write(secret/**)', 'Bash(rm:*)'] },
+      governance: { yolo: true },
+      gate: { continuation: { enabled: false } },
+    });
+    try {
+      const run = s.stream('go');
+      let streamed = 0;
+      for await (const e of run) if (e.type === 'permission_denied') streamed++;
+      const r = await run.result;
+      expect(streamed).toBe(2);
+      expect(r).toMatchObject({ toolCalls: 0, deniedCalls: 2 });
+    } finally {
+      await s.close();
+    }
+  });
   it('a call refused for want of an approver is counted in the result (deniedCalls), not only in the stream', async () => {
     const dir = tempRepo();
     const model = new ScriptedLlmClient([

@@ -193,6 +193,7 @@ async function decide(
       projected.push(call);
       // The kernel records the denial itself: tool_start, permission_denied, tool_end.
       const r = await env.invoker.invoke({ id: c.id, name: c.name, args: c.args }, env.invocation, 'agent');
+      if (r.errorKind === 'permission_denied') env.stats.deniedCalls++;
       denied.push({
         call,
         output: r.output,
