@@ -45,6 +45,8 @@ describe('Git(…) rules match the git command a call of the git tool runs', () 
       'Bash(git checkout -b release)',
     ])
       expect(decide({ ...base, deny: [rule] }, checkout), rule).toBe('deny');
+    for (const ref of ['main', 'refs/heads/main', 'heads/main'])
+      expect(decide({ ...base, deny: ['Git(checkout main)'] }, { operation: 'checkout', ref }), ref).toBe('deny');
     expect(decide({ ...base, ask: ['Git(stash pop)'] }, { operation: 'stash', action: 'pop' })).toBe('ask');
     expect(decide({ ...base, ask: ['Git(stash pop 2)'] }, { operation: 'stash', action: 'pop', index: 2 })).toBe('ask');
     // The tool never pushes: a deny on push leaves its other operations alone.

@@ -114,19 +114,26 @@ function gitCallWords(value: unknown): string[][] {
     words.filter((w): w is string => w !== undefined),
   ];
   const tail = path === undefined ? [[]] : [['--', path]];
+  // A branch by its full name is the branch (`refs/heads/main`, `heads/main` are `main`).
+  const named = (r: string | undefined): (readonly string[])[] =>
+    r === undefined ? [[]] : [...new Set([r, r.replace(/^(?:refs\/)?heads\/(?=.)/, '')])].map((w) => [w]);
   const action = text(args, 'action');
   switch (args.operation) {
     case 'status':
       return [['status']];
     case 'log':
-      return spellings([[['log']], operands(ref), tail]);
+      return spellings([[['log']], named(ref), tail]);
     case 'diff':
       return spellings([[['diff']], opt(args.staged === true, ['--cached'], ['--staged']), operands(ref), tail]);
     case 'branch':
       if (action === 'create') return spellings([[['branch']], operands(name, text(args, 'start_point'))]);
       return [['branch'], ['branch', '--list']];
     case 'checkout':
-      return spellings([[['checkout']], opt(args.create === true, ['-b']), operands(ref)]);
+      return spellings([
+        [['checkout']],
+        opt(args.create === true, ['-b']),
+        args.create === true ? operands(ref) : named(ref),
+      ]);
     case 'stash': {
       if (action === 'list') return [['stash', 'list']];
       if (action === undefined || action === 'push') {
