@@ -72,6 +72,7 @@ describe.skipIf(!CAN_HIDE || !DEBUGPY)('a program under debug and a denied file 
       expect(toolResults(session).get('d3')?.output).toContain('no debug session');
     } finally {
       await session.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
