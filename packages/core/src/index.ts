@@ -229,6 +229,7 @@ export {
 } from './registry/index.js';
 export {
   defaultPermissionChecker,
+  gitToolCommandLines,
   NO_APPROVER_REASON,
   noApprover,
   PermissionPolicy,

@@ -3,6 +3,7 @@ export type { PermissionDecision, PermissionPolicyConfig, PolicyEvaluation } fro
 export { parsePermissionRule, ruleMatches } from './permission-rule.js';
 export type { PermissionRule, RuleMatchMode } from './permission-rule.js';
 export { ruleSubjects } from './rule-subjects.js';
+export { gitToolCommandLines } from './git-rules.js';
 export { unquoteDiffPath } from './diff-paths.js';
 export type { RuleSubjects } from './rule-subjects.js';
 export { compileGlob } from './glob.js';

@@ -5,6 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { PermissionRuleError } from '../errors/tool-errors.js';
+import { compileGitRule, gitRuleMatches, gitRulePattern, type GitRuleMatcher } from './git-rules.js';
 import { compileGlob } from './glob.js';
 import { compileGlobAutomaton, globMayMatch, globMustMatch, type GlobAutomaton } from './glob-match.js';
 import { canonicalPathPattern, withAncestors } from './path-spelling.js';
@@ -30,6 +31,8 @@ const optionRules = new WeakMap<PermissionRule, OptionRule>();
 // path a deny or ask rule written with one leading `/` covers as well.
 const pathPatterns = new WeakMap<PermissionRule, string>();
 const underWorkspace = new WeakMap<PermissionRule, string>();
+// A `Git(…)` rule as matched against the command lines of a `git` call (see `git-rules.ts`).
+const gitRules = new WeakMap<PermissionRule, GitRuleMatcher>();
 // The host a `domain:` rule names (`*.` dropped), when it names one without other wildcards.
 const domainHosts = new WeakMap<PermissionRule, string>();
 
@@ -71,7 +74,10 @@ export function parsePermissionRule(rule: unknown, field: string, options: RuleP
   const isPathRule = written !== undefined && FILE_TOOLS.some((t) => tool.test(t)) && !tool.test('bash');
   if (isPathRule) checkPathPattern(written, field, text, toolGlob);
   const domain = written?.startsWith('domain:') === true ? domainPattern(written) : undefined;
-  const patternText = isPathRule ? canonicalPathPattern(written, homedir()) : (domain ?? written);
+  // A rule naming the `git` tool (not by a wildcard) is a git command line (see `git-rules.ts`).
+  const isGitRule = written !== undefined && domain === undefined && !/[*?]/.test(toolGlob) && tool.test('git');
+  const gitPattern = isGitRule ? gitRulePattern(written, field, text) : undefined;
+  const patternText = isPathRule ? canonicalPathPattern(written, homedir()) : (gitPattern ?? domain ?? written);
   const relative =
     isPathRule && options.alsoUnderWorkspace === true && /^\/[^/]/.test(written)
       ? canonicalPathPattern(written.slice(1))
@@ -92,6 +98,7 @@ export function parsePermissionRule(rule: unknown, field: string, options: RuleP
   const optionRule = isCommandRule ? optionRuleOf(patternText!) : undefined;
   if (optionRule !== undefined) optionRules.set(parsed, optionRule);
   if (relative !== undefined) underWorkspace.set(parsed, relative);
+  if (gitPattern !== undefined) gitRules.set(parsed, compileGitRule(gitPattern));
   const host = domain?.slice('domain:'.length).replace(/^\*\./, '');
   if (host !== undefined && !/[*?]/.test(host)) domainHosts.set(parsed, host);
   return parsed;
@@ -218,6 +225,8 @@ export function ruleMatches(
   if (!rule.tool.test(toolName)) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
+  const git = gitRules.get(rule);
+  if (git !== undefined && toolName.toLowerCase() === 'git' && gitRuleMatches(git, args, mode)) return true;
   const found = ruleSubjects(toolName, args, root);
   const { alternatives, unverifiable, shell } = found;
   const subjects = found.subjects.map(canonicalSubject);

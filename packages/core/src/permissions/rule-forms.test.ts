@@ -66,7 +66,7 @@ describe('a rule naming ls', () => {
 });
 
 describe('a rule for a tool judged by its arguments as JSON', () => {
-  it('PERM-02: a deny or ask rule also sees each string argument and its path spellings; an allow rule still needs the JSON', () => {
+  it('PERM-02: a deny or ask rule also sees each string argument and its path spellings; an allow rule needs the JSON or, for git, the command', () => {
     const root = '/work/repo';
     const p = new PermissionPolicy({
       deny: ['Git(checkout)', 'mcp__fs__write_file(secret)', 'Debug(*.sh)'],
@@ -80,7 +80,8 @@ describe('a rule for a tool judged by its arguments as JSON', () => {
     expect(judge('mcp__fs__write_file', { path: 'src/a.ts', content: 'a secret' })).toBe('allow');
     expect(judge('mcp__fs__read_file', { path: 'app/.env' })).toBe('ask');
     expect(judge('debug', { op: 'launch', program: 'run.sh' })).toBe('deny');
-    expect(judge('git', { operation: 'status' })).toBe('ask');
+    // `git` calls are matched as the git command they run (see `git-rules.test.ts`).
+    expect(judge('git', { operation: 'status' })).toBe('allow');
     expect(judge('git', { operation: 'log', ref: 'status' })).toBe('ask');
   });
 });

@@ -20,6 +20,7 @@ import type { AdapterCommand } from './adapters.js';
 import { DapConnection, type DapEvent } from './dap-connection.js';
 import { DebugToolError } from './debug-errors.js';
 import { connectTo, waitForPort } from './dap-transport.js';
+import { heldFilesOf } from './held-files.js';
 
 /** A call's hold on the processes it starts (`WorkspaceServices.holdProcess`). */
 export type ProcessHold = (process: ProcessCommand) => Promise<HeldProcessCommand>;
@@ -70,6 +71,8 @@ export class DebugSession {
   #settle: (() => Promise<DeniedWrites | undefined>) | undefined;
   /** What the settle at `close` removed, not yet reported by {@link settleWrites}. */
   #settled: DeniedWrites | undefined;
+  /** See {@link heldFiles}. */
+  #heldFiles: string | undefined;
 
   private constructor(
     adapter: AdapterCommand,
@@ -185,6 +188,7 @@ export class DebugSession {
     }
     const session = new DebugSession(adapter, program, child, mark, conn, socket, now);
     session.#settle = (leader as Partial<HeldProcessCommand>).settleWrites;
+    if (hold !== undefined) session.#heldFiles = heldFilesOf(leader as HeldProcessCommand);
     await session.#initialize();
     return session;
   }
@@ -360,6 +364,14 @@ export class DebugSession {
    * Ends the session: asks the adapter to terminate the debuggee, then kills the adapter and every
    * process it started (the debuggee and whatever that forked, detached or not).
    */
+  /**
+   * The files kept from the adapter and the program when they started (see `heldFilesOf`), or
+   * `undefined` for a session not started through a hold.
+   */
+  get heldFiles(): string | undefined {
+    return this.#heldFiles;
+  }
+
   /**
    * Removes what the program (and what it started) created where write rules forbid since it was
    * launched, with what the end of the session removed, and names it; `undefined` when nothing was.

@@ -8,6 +8,7 @@ import { ADAPTER_IDS } from './adapters.js';
 import { debugShellCommands } from './debug-commands.js';
 import { DebugToolError } from './debug-errors.js';
 import { DEBUG_RESOURCE, type DebugResource } from './debug-resource.js';
+import { heldFilesOf, keptFilesChanged } from './held-files.js';
 import { runOperation } from './operations.js';
 import { toolFailure } from '../shared/tool-failure.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
@@ -122,10 +123,16 @@ export const debugTool = defineTool({
     const before = await running?.settleWrites();
     // While a held program runs, each call is watched from its start: what the program creates
     // meanwhile where a write rule forbids it is removed when the call ends (launch holds its own).
-    if (ws.holdProcess !== undefined && args.op !== 'launch' && args.op !== 'attach' && running !== undefined)
-      await ws.holdProcess({ command: 'true', args: [] }).catch(() => undefined);
+    const held =
+      ws.holdProcess !== undefined && args.op !== 'launch' && args.op !== 'attach' && running !== undefined
+        ? await ws.holdProcess({ command: 'true', args: [] }).catch(() => undefined)
+        : undefined;
+    // A file kept from the program when it started was replaced since: the program is ended, not reached.
+    const replaced = keptFilesChanged(running?.heldFiles, held === undefined ? undefined : heldFilesOf(held));
+    if (replaced !== undefined && (await debug.current()) === running) await debug.terminate();
     let result: ToolResult;
     try {
+      if (replaced !== undefined) throw new DebugToolError('DEBUG_CLOSED', replaced, { op: args.op });
       result = await runOperation(debug, args, ws.root, ws.holdProcess, ws.exec?.hostPid?.bind(ws.exec), ws.readDenied);
     } catch (error) {
       if (!(error instanceof DebugToolError)) throw error;

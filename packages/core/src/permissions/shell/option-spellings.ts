@@ -46,6 +46,9 @@ const ALIASES: Readonly<Record<string, Readonly<Record<string, readonly string[]
   'git switch': { '--force': ['-f'], '--discard-changes': ['-f'] },
   'git commit': { '--no-verify': ['-n'], '--all': ['-a'] },
   'git tag': { '--delete': ['-d'], '--force': ['-f'] },
+  'git stash': { '--include-untracked': ['-u'], '--message': ['-m'], '--all': ['-a'], '--keep-index': ['-k'] },
+  'git worktree': { '--force': ['-f'] },
+  'git diff': { '--staged': ['--cached'] },
 };
 
 // Commands whose options are words of their own (`find -delete`, `kill -KILL`), never letters run together.

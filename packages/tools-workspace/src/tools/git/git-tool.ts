@@ -7,6 +7,7 @@ import {
   A3sError,
   CapabilityUnavailableError,
   defineTool,
+  gitToolCommandLines,
   type ToolContext,
   type ToolResult,
   type WorkspaceGit,
@@ -177,6 +178,8 @@ Lists page with limit (1..1000, default 50) and metadata.next_cursor. A checkout
     maxParallelism: 1,
     outputType: 'text',
   },
+  // `Bash(git …)` deny and ask rules hold for the git commands a call runs.
+  shellEquivalent: (args) => gitToolCommandLines(args),
   capabilitiesFor: (args) =>
     isReadOnlyGit(args)
       ? { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, maxParallelism: 4 }

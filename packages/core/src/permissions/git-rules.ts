@@ -1,0 +1,159 @@
+/**
+ * Rules for the `git` tool, written as a git command line without `git`: `Git(status)`,
+ * `git(checkout -b *)`, `Git(stash push:*)`, `Git(worktree remove --force *)`. A call of the tool
+ * is seen as the git commands it runs, each in the spellings git accepts for it (`stash pop` and
+ * `stash pop stash@{0}`, `--staged` and `--cached`, `-f` and `--force`), and such a rule matches
+ * as `Bash(git …)` matches a command: a deny or ask rule naming options also holds for their
+ * other spellings and order. The subcommand is matched in any case and spacing (`Git(  STATUS )`).
+ * The same command lines are what `Bash(git …)` deny and ask rules see of the tool's calls.
+ */
+import { PermissionRuleError } from '../errors/tool-errors.js';
+import { compileGlobAutomaton, globMayMatch, globMustMatch, type GlobAutomaton } from './glob-match.js';
+import { optionRuleMayMatch, optionRuleOf, type OptionRule } from './shell/option-spellings.js';
+
+/** A compiled `Git(…)` rule pattern, matched against the command lines of a `git` call. */
+export interface GitRuleMatcher {
+  /** The pattern as a command glob, `git` first (`git checkout -b *`). */
+  readonly automaton: GlobAutomaton;
+  /** The options it names, for deny and ask rules (see `option-spellings.ts`). */
+  readonly options: OptionRule | undefined;
+}
+
+const FORMS =
+  'a git rule is Git(<subcommand> [arguments]) as the git command line without "git", with * for any text: ' +
+  'Git(status), Git(log *), Git(checkout -b *), Git(stash push:*), Git(worktree remove --force *)';
+
+// Actions of the subcommands that take one, matched in any case as the subcommand is.
+const ACTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  stash: new Set(['push', 'pop', 'apply', 'drop', 'list', 'show', 'clear', 'save', 'branch', 'create', 'store']),
+  worktree: new Set(['add', 'list', 'remove', 'prune', 'move', 'lock', 'unlock', 'repair']),
+};
+
+/**
+ * The pattern of a `Git(…)` rule as it is matched, without `git`: white space runs made one space,
+ * a leading `git` dropped, the subcommand (and a stash or worktree action) in lower case. Throws
+ * `INVALID_PERMISSION_RULE` for a pattern no git command line can match as written: quotes, shell
+ * syntax (`;`, `|`, `&`, `<`, `>`, `$(`, backquotes), or a git option before the subcommand.
+ */
+export function gitRulePattern(written: string, field: string, rule: string): string {
+  const refuse = (why: string): never => {
+    throw new PermissionRuleError(field, rule, `${why}; ${FORMS}`);
+  };
+  if (/["'`]/.test(written))
+    refuse('quotes are not part of a git rule (words are matched as git receives them, unquoted)');
+  if (/[;|&<>]|\$\(/.test(written)) refuse('a git rule names one git command, not shell syntax');
+  const words = written.trim().split(/\s+/);
+  if (words[0]?.toLowerCase() === 'git') words.shift();
+  if (words.length === 0 || words[0] === '') refuse('the rule names no git subcommand');
+  if (words[0]!.startsWith('-'))
+    refuse(`'${words[0]}' is an option before the subcommand, which the git tool's calls never have`);
+  const first = words[0]!;
+  if (/^[A-Za-z-]+(?::\*)?$/.test(first)) words[0] = first.toLowerCase();
+  const action = words[1];
+  const actions = ACTIONS[words[0]!];
+  if (actions !== undefined && action !== undefined && actions.has(action.replace(/:\*$/, '').toLowerCase()))
+    words[1] = action.toLowerCase();
+  return words.join(' ');
+}
+
+/** Compiles a pattern made by {@link gitRulePattern}. */
+export function compileGitRule(pattern: string): GitRuleMatcher {
+  const command = `git ${pattern}`;
+  return { automaton: compileGlobAutomaton(command, true), options: optionRuleOf(command) };
+}
+
+/**
+ * True when a `Git(…)` rule matches a call of the `git` tool: a deny or ask rule (`any`) when it
+ * matches one spelling of the call's command (or names options the call has, in any spelling), an
+ * allow rule (`all`) when it matches one spelling whole.
+ */
+export function gitRuleMatches(matcher: GitRuleMatcher, args: unknown, mode: 'any' | 'all'): boolean {
+  const lines = gitCallWords(args).map((words) => ['git', ...words].join(' ').normalize('NFC'));
+  if (mode === 'all') return lines.some((line) => globMustMatch(matcher.automaton, line));
+  return lines.some(
+    (line) =>
+      globMayMatch(matcher.automaton, line) ||
+      (matcher.options !== undefined && optionRuleMayMatch(matcher.options, line)),
+  );
+}
+
+/**
+ * The shell command lines (`git checkout -b feature`) a call of the `git` tool is equivalent to,
+ * one per spelling git accepts for it, words quoted for a shell: what `Bash(git …)` deny and ask
+ * rules judge of the tool's calls.
+ */
+export function gitToolCommandLines(args: unknown): string[] {
+  return gitCallWords(args).map((words) => ['git', ...words.map(shellWord)].join(' '));
+}
+
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function text(args: Record<string, unknown>, key: string): string | undefined {
+  const v = args[key];
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+/** Every combination of the given word groups, each group one of its spellings (`[]` for none). */
+function spellings(parts: readonly (readonly (readonly string[])[])[]): string[][] {
+  let out: string[][] = [[]];
+  for (const choices of parts) out = out.flatMap((head) => choices.map((c) => [...head, ...c]));
+  return out;
+}
+
+// The words of a call, in each spelling git accepts for the same command (options in either order).
+function gitCallWords(value: unknown): string[][] {
+  if (typeof value !== 'object' || value === null) return [];
+  const args = value as Record<string, unknown>;
+  const ref = text(args, 'ref');
+  const name = text(args, 'name');
+  const path = text(args, 'path');
+  const opt = (on: boolean, ...forms: (readonly string[])[]): (readonly string[])[] => (on ? forms : [[]]);
+  const operands = (...words: (string | undefined)[]): (readonly string[])[] => [
+    words.filter((w): w is string => w !== undefined),
+  ];
+  const tail = path === undefined ? [[]] : [['--', path]];
+  // A branch by its full name is the branch (`refs/heads/main`, `heads/main` are `main`).
+  const named = (r: string | undefined): (readonly string[])[] =>
+    r === undefined ? [[]] : [...new Set([r, r.replace(/^(?:refs\/)?heads\/(?=.)/, '')])].map((w) => [w]);
+  const action = text(args, 'action');
+  switch (args.operation) {
+    case 'status':
+      return [['status']];
+    case 'log':
+      return spellings([[['log']], named(ref), tail]);
+    case 'diff':
+      return spellings([[['diff']], opt(args.staged === true, ['--cached'], ['--staged']), operands(ref), tail]);
+    case 'branch':
+      if (action === 'create') return spellings([[['branch']], operands(name, text(args, 'start_point'))]);
+      return [['branch'], ['branch', '--list']];
+    case 'checkout':
+      return spellings([
+        [['checkout']],
+        opt(args.create === true, ['-b']),
+        args.create === true ? operands(ref) : named(ref),
+      ]);
+    case 'stash': {
+      if (action === 'list') return [['stash', 'list']];
+      if (action === undefined || action === 'push') {
+        const untracked = opt(args.include_untracked === true, ['--include-untracked'], ['-u']);
+        const message = text(args, 'message');
+        const said = opt(message !== undefined, ['-m', message ?? ''], ['--message', message ?? '']);
+        const options = [...spellings([untracked, said]), ...spellings([said, untracked])];
+        return [['stash', 'push'], ['stash']].flatMap((head) => options.map((o) => [...head, ...o]));
+      }
+      const index = typeof args.index === 'number' ? args.index : 0;
+      const forms = [[`stash@{${index}}`], [String(index)], ...(index === 0 ? [[]] : [])];
+      return forms.map((f) => ['stash', action, ...f]);
+    }
+    case 'worktree':
+      if (action === 'remove')
+        return spellings([[['worktree', 'remove']], opt(args.force === true, ['--force'], ['-f']), operands(path)]);
+      if (action === 'create')
+        return spellings([[['worktree', 'add']], opt(name !== undefined, ['-b', name ?? '']), operands(path, ref)]);
+      return [['worktree', 'list']];
+    default:
+      return [];
+  }
+}
