@@ -240,13 +240,17 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     (result.status === 'cancelled' && io.stdoutClosed?.aborted !== true) ||
     result.endedBy === 'budget' ||
     result.endedBy === 'tool_rounds' ||
-    result.endedBy === 'output_limit';
+    result.endedBy === 'output_limit' ||
+    result.endedBy === 'refused';
   const how =
     result.parked?.kind === 'confirm'
       ? ' (or rerun with --yolo)'
       : result.status === 'cancelled'
         ? ', then type /resume'
-        : result.endedBy === 'budget' || result.endedBy === 'tool_rounds' || result.endedBy === 'output_limit'
+        : result.endedBy === 'budget' ||
+            result.endedBy === 'tool_rounds' ||
+            result.endedBy === 'output_limit' ||
+            result.endedBy === 'refused'
           ? ', then say how to go on'
           : '';
   const continueLine = `continue it with: ${resumeCommand(session.sessionId, flags, io.cwd)}${how}\n`;
@@ -275,7 +279,9 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
             ? 'stopped at the tool-round cap'
             : result.endedBy === 'output_limit'
               ? "stopped at the model's output-token limit"
-              : 'interrupted';
+              : result.endedBy === 'refused'
+                ? 'stopped at a refused call'
+                : 'interrupted';
     io.stderr.write(terminalText(`a3s run: ${state} (session ${session.sessionId}); ${continueLine}`));
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;

@@ -22,6 +22,10 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
     line += style.yellow(
       "\nstopped: the model's answer reached its output-token limit and may end mid-sentence (raise `providers.<id>.maxOutputTokens` in a3s.config.json, or ask it to go on)",
     );
+  if (r.endedBy === 'refused')
+    line += style.yellow(
+      '\nstopped: a call was refused when it was asked for, which ends the turn (the calls after it did not run); say what to do instead',
+    );
   if (r.parked?.kind === 'confirm')
     line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)} (${terminalText(r.parked.toolId)})`;
   if (r.parked?.kind === 'question')

@@ -56,10 +56,10 @@ export const runResultNotification = z.strictObject({
     .optional()
     .describe('Calls of the run refused before they ran (a rule, a hook, a confirmation not given); absent when none.'),
   endedBy: z
-    .enum(['answer', 'verification', 'budget', 'tool_rounds', 'output_limit'])
+    .enum(['answer', 'verification', 'budget', 'tool_rounds', 'output_limit', 'refused'])
     .optional()
     .describe(
-      "How a completed run ended: answer (the model's final text), verification (a passing verification; text is its summary), budget or tool_rounds (a cap was reached: the task may be unfinished), output_limit (the provider stopped the answer at its output-token limit: text may end mid-sentence).",
+      "How a completed run ended: answer (the model's final text), verification (a passing verification; text is its summary), budget or tool_rounds (a cap was reached: the task may be unfinished), output_limit (the provider stopped the answer at its output-token limit: text may end mid-sentence), refused (a call put to a person was refused, which ended the turn: the calls after it did not run).",
     ),
   verification: z
     .record(z.string(), z.unknown())

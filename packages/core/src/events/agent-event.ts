@@ -23,7 +23,7 @@ export interface UndeliveredSteer {
 /** Payloads by internal kind. */
 export interface AgentEventPayloads {
   agentStart: { run_id: string; prompt: string };
-  /** `ended_by: 'verification'`: a passing verification ended the run and `text` is its summary; `'budget'`: the turn's tool budget was used up and the model had no turn after it; `'tool_rounds'`: the tool-round cap was reached and the model asked for tools anyway, twice (not run), with no turn after that; `'output_limit'`: the provider stopped the final answer at its output-token limit, so `text` may end mid-sentence. */
+  /** `ended_by: 'verification'`: a passing verification ended the run and `text` is its summary; `'budget'`: the turn's tool budget was used up and the model had no turn after it; `'tool_rounds'`: the tool-round cap was reached and the model asked for tools anyway, twice (not run), with no turn after that; `'output_limit'`: the provider stopped the final answer at its output-token limit, so `text` may end mid-sentence; `'refused'`: a call put to a person (or to no approver) was refused, which ended the turn with the calls after it not run. */
   /**
    * `undelivered_steers`: steers still queued when the run ended, in order (a host shows them or
    * sends them as its next prompt; they are never delivered to a later run by the runtime).
@@ -34,7 +34,7 @@ export interface AgentEventPayloads {
     usage?: EventUsage;
     completion?: unknown;
     status: 'completed' | 'cancelled' | 'failed';
-    ended_by?: 'answer' | 'verification' | 'budget' | 'tool_rounds' | 'output_limit';
+    ended_by?: 'answer' | 'verification' | 'budget' | 'tool_rounds' | 'output_limit' | 'refused';
     undelivered_steers?: readonly UndeliveredSteer[];
   };
   turnStart: { turn: number };

@@ -365,7 +365,7 @@ async function appendAnswer(options: DriveRunOptions, stop: AbortSignal, draft: 
 
 /**
  * How a settled run ended: a verification in `infer`; the tool budget after `budget.denied`; the
- * output limit after an answer the provider cut off; the tool-round cap when the turn is done on a
+ * output limit after an answer the provider cut off; a refusal after a refused confirmation; the tool-round cap when the turn is done on a
  * tool result (tools asked for again on a request that offered none); else the answer.
  */
 function settledBy(env: RunEnv, state: FoldState): NonNullable<RunResult['endedBy']> {
@@ -373,6 +373,8 @@ function settledBy(env: RunEnv, state: FoldState): NonNullable<RunResult['endedB
   const fact = env.store.log.facts.at(-1);
   if (fact?.type === 'budget.denied') return 'budget';
   if (fact?.type === 'model.turn' && (fact.payload as { cut_off?: unknown }).cut_off === true) return 'output_limit';
+  if (fact?.type === 'confirmation.answered' && (fact.payload as { approved?: unknown }).approved === false)
+    return 'refused';
   return state.phase === 'done' && fact?.type === 'tool.result' && !state.view.tools_enabled ? 'tool_rounds' : 'answer';
 }
 

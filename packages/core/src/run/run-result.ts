@@ -57,9 +57,12 @@ export interface RunResult {
    * no tools, still asked for some twice: those calls did not run and the model had no turn after
    * that, so `text` is what it said with them — the task may be unfinished; `output_limit`, the
    * provider stopped the model's final answer at its output-token limit (`maxOutputTokens`), so
-   * `text` may end mid-sentence — ask it to go on, or raise the limit.
+   * `text` may end mid-sentence — ask it to go on, or raise the limit; `refused`, a call the model
+   * asked for was refused when it was put to a person (or to no approver): that ends the turn, the
+   * calls after it in the turn did not run (each was told so) and the model had no turn after that,
+   * so `text` is what it said with its calls — send a follow-up saying what to do instead.
    */
-  readonly endedBy?: 'answer' | 'verification' | 'budget' | 'tool_rounds' | 'output_limit';
+  readonly endedBy?: 'answer' | 'verification' | 'budget' | 'tool_rounds' | 'output_limit' | 'refused';
   /** The passed report a `verified` run completed with. */
   readonly verification?: VerificationReport;
   /** Set when `status` is `parked`. */
