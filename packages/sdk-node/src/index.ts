@@ -78,6 +78,7 @@ export {
   projectEventV1,
   NO_APPROVER_REASON,
   noApprover,
+  defineTool,
   defineToolPack,
 } from '@a3s-code/core';
 export type {
@@ -102,6 +103,7 @@ export type {
   ToolDescriptor,
   ConfirmationAnswer,
   ConfirmationManager,
+  DefineToolOptions,
   ConfirmationRequest,
   DeniedBy,
   EventEnvelopeV1,
