@@ -103,7 +103,7 @@ describe('a3s run', () => {
       'fix it',
     ]);
     expect(r.status).toBe(3);
-    expect(r.stdout).toContain('parked: waiting for confirmation of edit (e1)');
+    expect(r.stdout).toContain('parked: waiting for confirmation of edit src/range.js (e1)');
     expect(r.stdout).toContain('a3s sessions --resume parked-1');
     expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i < end');
     const list = JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout) as {

@@ -80,7 +80,7 @@ describe('a3s run: workspace permissions merge with the CLI flags', () => {
       'go',
     ]);
     expect(r.status).toBe(3);
-    expect(r.stdout).toContain('parked: waiting for confirmation of bash (b1)');
+    expect(r.stdout).toContain('parked: waiting for confirmation of bash echo hello-from-bash (b1)');
     expect(r.stdout).toContain('a3s sessions --resume ask-1');
     expect(r.stdout).toContain('--yolo');
   });

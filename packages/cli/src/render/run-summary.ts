@@ -3,6 +3,7 @@ import { formatCost, terminalText } from '@a3s-code/core';
 import type { RunResult } from '@a3s-code/sdk';
 import type { Style } from '../style.js';
 import { stoppedSuffix, type StoppedCalls } from './denials.js';
+import { argSummary } from './tool-card.js';
 
 /** `completed (verified) · 4 tool call(s) · 1 refused · 1 denied · 8192 in / 165 out tokens · $0.0371`: `stopped` counts refused and denied calls; the cost shows when the model has a price. */
 export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, cost?: number): string {
@@ -26,8 +27,10 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
     line += style.yellow(
       '\nstopped: a call was refused when it was asked for, which ends the turn (the calls after it did not run); say what to do instead',
     );
-  if (r.parked?.kind === 'confirm')
-    line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)} (${terminalText(r.parked.toolId)})`;
+  if (r.parked?.kind === 'confirm') {
+    const what = argSummary(r.parked.args);
+    line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)}${what === '' ? '' : ` ${terminalText(what)}`} (${terminalText(r.parked.toolId)})`;
+  }
   if (r.parked?.kind === 'question')
     line += `\nparked: waiting for an answer to "${terminalText(r.parked.question)}" (${terminalText(r.parked.questionId)})`;
   return line;
