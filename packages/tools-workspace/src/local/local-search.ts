@@ -3,6 +3,7 @@
  * lazily, once), otherwise the JS engine over the local file system. `engine: 'js'` forces the
  * JS engine (tests compare the two on one tree).
  */
+import { lstatSync, readFileSync } from 'node:fs';
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
 import { JsSearch } from '../search/js-search.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
@@ -10,6 +11,15 @@ import { FileListing } from './file-listing.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { findRipgrep } from './rg-binary.js';
 import { RipgrepSearch } from './rg-search.js';
+
+/** The text of the regular file at `path`, or `undefined` when there is none. */
+function textOrNone(path: string): string | undefined {
+  try {
+    return lstatSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Which engine a {@link LocalWorkspace} searches with. */
 export type LocalSearchEngine = 'auto' | 'ripgrep' | 'js';
@@ -26,7 +36,22 @@ export class LocalSearch implements FastWorkspaceSearch {
     this.fs = fs;
     this.choice = engine;
     this.engine = engine === 'ripgrep' ? 'ripgrep' : 'js';
+    // Made with the workspace: the `.gitignore` rules of this moment are the ones that hide files from the change snapshots.
+    this.#listing = new FileListing(this.fs.root);
+    this.ignoreBaseline = {
+      openedAtMs: this.#listing.openedAtMs,
+      texts: new Map([
+        ['.gitignore', this.#listing.rootIgnoreText],
+        ['.git/info/exclude', textOrNone(`${this.fs.root}/.git/info/exclude`)],
+      ]),
+    };
   }
+
+  /**
+   * The workspace's ignore files as it was opened: ignore files changed since hide nothing from
+   * the change snapshot taken through git (see `gitDirtySnapshot` in core).
+   */
+  readonly ignoreBaseline: { readonly openedAtMs: number; readonly texts: ReadonlyMap<string, string | undefined> };
 
   /** The engine that serves calls, resolving the ripgrep binary on first use. */
   backend(): Promise<FastWorkspaceSearch> {
@@ -64,14 +89,13 @@ export class LocalSearch implements FastWorkspaceSearch {
     return (await this.backend()).listFiles(request);
   }
 
-  #listing: FileListing | undefined;
+  readonly #listing: FileListing;
   /**
    * Every file the engines list (in no set order), for the change snapshot taken around a
    * command: remembered between calls, so a later listing reads again only the folders that
    * changed. `undefined` when there are more than `maxFiles`.
    */
   listAllFiles(maxFiles: number, signal?: AbortSignal): Promise<string[] | undefined> {
-    this.#listing ??= new FileListing(this.fs.root);
     return this.#listing.list(maxFiles, signal);
   }
 }
