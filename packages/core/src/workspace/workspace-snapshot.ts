@@ -48,6 +48,8 @@ type Listing = {
   listAllFiles?: (maxFiles: number, signal?: AbortSignal) => Promise<readonly string[] | undefined>;
   /** The workspace's ignore files as it was opened: see `gitDirtySnapshot`. */
   ignoreBaseline?: IgnoreBaseline;
+  /** The files to leave out of this snapshot: the host's own output (see `host-outputs.ts`). */
+  unrecorded?: () => readonly string[];
   listFiles?: (request: WorkspaceGlobRequest) => Promise<readonly string[]>;
 };
 
@@ -135,6 +137,17 @@ async function take(
   signal: AbortSignal,
   maxFiles: number,
 ): Promise<WorkspaceSnapshot | undefined | typeof TOO_LARGE> {
+  const taken = await takeAll(ws, signal, maxFiles);
+  const leave = (ws.search as Listing | undefined)?.unrecorded;
+  if (taken instanceof Map && typeof leave === 'function') for (const path of leave.call(ws.search)) taken.delete(path);
+  return taken;
+}
+
+async function takeAll(
+  ws: WorkspaceServices,
+  signal: AbortSignal,
+  maxFiles: number,
+): Promise<Map<string, string> | undefined | typeof TOO_LARGE> {
   const { search, fs } = ws;
   if (search === undefined || fs === undefined) return undefined;
   const { listAllFiles: all, listFiles: list, ignoreBaseline } = search as Listing;

@@ -4,6 +4,7 @@
  * JS engine (tests compare the two on one tree).
  */
 import { lstatSync, readFileSync } from 'node:fs';
+import { findHostOutputs, type HostOutputFile, isHostOutputNow } from '@a3s-code/core';
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
 import { JsSearch } from '../search/js-search.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
@@ -38,6 +39,7 @@ export class LocalSearch implements FastWorkspaceSearch {
     this.engine = engine === 'ripgrep' ? 'ripgrep' : 'js';
     // Made with the workspace: the `.gitignore` rules of this moment are the ones that hide files from the change snapshots.
     this.#listing = new FileListing(this.fs.root);
+    this.#outputs = findHostOutputs(this.fs.root);
     this.ignoreBaseline = {
       openedAtMs: this.#listing.openedAtMs,
       texts: new Map([
@@ -52,6 +54,17 @@ export class LocalSearch implements FastWorkspaceSearch {
    * the change snapshot taken through git (see `gitDirtySnapshot` in core).
    */
   readonly ignoreBaseline: { readonly openedAtMs: number; readonly texts: ReadonlyMap<string, string | undefined> };
+
+  readonly #outputs: readonly HostOutputFile[];
+
+  /**
+   * The workspace paths of the host's own output files (its stdout or stderr redirected into the
+   * workspace, found when the workspace was opened) that are, now, still only that: left out of the
+   * change snapshots of commands (see `findHostOutputs` in core).
+   */
+  unrecorded(): string[] {
+    return this.#outputs.filter((f) => isHostOutputNow(f)).map((f) => f.path);
+  }
 
   /** The engine that serves calls, resolving the ripgrep binary on first use. */
   backend(): Promise<FastWorkspaceSearch> {
