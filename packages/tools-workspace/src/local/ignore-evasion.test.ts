@@ -87,6 +87,14 @@ describe('the change record of a command in a small workspace, whatever ignore r
     expect(created(e)).toEqual(['hid/h.js']);
   });
 
+  it('the root .gitignore rewritten by the write tool before any command: the files its new rules match are named', async () => {
+    const { ws } = open();
+    const w = await call(writeTool, ws, { file_path: '.gitignore', content: 'node_modules/\nsecret/\n' });
+    expect(w.exitCode).toBe(0);
+    const r = await bash(ws, 'mkdir secret && echo s > secret/s.js && echo n > node_modules/p/n.js');
+    expect(created(r)).toEqual(['secret/s.js']);
+  });
+
   it('a folder ignored from the start stays unlisted', async () => {
     const { ws } = open();
     const r = await bash(ws, 'echo n > node_modules/p/new.js && echo d > pkg/dist/d.js && echo a > b.js');
