@@ -12,6 +12,7 @@ import { checkModelFlag, type SessionFlags } from './args.js';
 import { checkConfigPaths, ignoredConfigWarnings } from './config-path.js';
 import { EXIT, UsageError } from './errors.js';
 import { exitWith } from './exit-with.js';
+import { ownOutputNotes } from './own-output-note.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
 import type { Out } from './io.js';
@@ -175,6 +176,9 @@ export async function openSession(
   } finally {
     stopQuit();
   }
+  // Named once: the workspace opened with the session leaves the same files out of its change snapshots.
+  const warn = flags.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  for (const line of ownOutputNotes(flags.cwd)) warn(line);
   let closing: Promise<void> | undefined;
   const note = vibeNote(vibe);
   const repair = session.logRepair;

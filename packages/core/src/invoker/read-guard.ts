@@ -222,14 +222,20 @@ function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): Works
 /** A search that keeps a listing of every file for change snapshots (see `workspace-snapshot.ts`). */
 type KeptListing = {
   listAllFiles?: (maxFiles: number, signal?: AbortSignal) => Promise<readonly string[] | undefined>;
+  ignoreBaseline?: unknown;
+  unrecorded?: () => readonly string[];
 };
 
 function guardSearch(search: WorkspaceSearch, refuse: Refuse, hidden: Hidden, withheld: Hidden): WorkspaceSearch {
-  const all = (search as KeptListing).listAllFiles;
+  const { listAllFiles: all, ignoreBaseline, unrecorded } = search as KeptListing;
   const kept: KeptListing =
     typeof all !== 'function'
       ? {}
       : {
+          // What the workspace's ignore files held when it was opened (see `gitDirtySnapshot`).
+          ...(ignoreBaseline === undefined ? {} : { ignoreBaseline }),
+          // The host's own output files, left out of snapshots (see `host-outputs.ts`).
+          ...(typeof unrecorded === 'function' ? { unrecorded: () => unrecorded.call(search) } : {}),
           // The names the rules hide are left out, as from a glob.
           listAllFiles: async (maxFiles, signal) => {
             const files = await all.call(search, maxFiles, signal);

@@ -13,14 +13,36 @@
  * the user's global excludes file is not read, and the stamp of `.git/info/exclude` is kept: one
  * that moved makes the changes unknown. A `.git` that is a file (a linked worktree, a submodule)
  * is not served.
+ *
+ * Nor can a command hide what it writes by writing ignore rules first (`echo '*' > x/.gitignore`,
+ * a pattern added to the root's `.gitignore` or to `.git/info/exclude`), in this call or an
+ * earlier one: where the workspace says when it was opened, every ignore file git reads that
+ * changed since (its change time, which no process can set back, is not older) is found, and the
+ * untracked files of the folder it rules are taken with no ignore rules at all (for the exclude
+ * file or the root's `.gitignore`, the whole tree, with the rules those two held when the
+ * workspace was opened, where it says), with the rest. That can be more than `maxFiles`: there is then no
+ * snapshot. Ignore files unchanged since keep hiding what they hid (a `node_modules/`). The
+ * workspace may also give the texts some ignore files held when it was opened (the root's
+ * `.gitignore`, the exclude file): one of those changed since when its text differs.
  */
-import type { WorkspaceCallOptions, WorkspaceServices } from './workspace-services.js';
+import type { WorkspaceCallOptions, WorkspaceFileSystem, WorkspaceServices } from './workspace-services.js';
 
 /** The key of a git snapshot's commit: no workspace path starts with a NUL. */
 export const GIT_HEAD_KEY = '\u0000HEAD';
 
 /** The key of the stamp of the repository's exclude file (`.git/info/exclude`). */
 export const GIT_EXCLUDE_KEY = '\u0000exclude';
+
+/** What a workspace says of its ignore files as they were when it was opened. */
+export interface IgnoreBaseline {
+  /** When it was opened (wall clock, ms). */
+  readonly openedAtMs: number;
+  /** The text some ignore files held then, by workspace path (`undefined`: there was none). */
+  readonly texts: ReadonlyMap<string, string | undefined>;
+}
+
+/** An ignore file changed less than this before the workspace was opened counts as changed since (coarse file clocks). */
+const IGNORE_SLACK_MS = 1_000;
 
 /** True for a key of a git snapshot that is no path: one that differs makes the changes unknown. */
 export function isGitStateKey(key: string): boolean {
@@ -30,12 +52,15 @@ export function isGitStateKey(key: string): boolean {
 /**
  * The dirty files of the git repository at the workspace's root, with their stats, and its
  * commit under {@link GIT_HEAD_KEY}; `undefined` when the workspace has no git, is no repository,
- * git fails or gives more than `maxFiles` files, or its output was cut.
+ * git fails or gives more than `maxFiles` files, or its output was cut. `baseline`: the ignore
+ * files as the workspace was opened; the untracked files that ignore files changed since hide are
+ * taken too (see the module comment).
  */
 export async function gitDirtySnapshot(
   ws: WorkspaceServices,
   maxFiles: number,
   options: WorkspaceCallOptions,
+  baseline?: IgnoreBaseline,
 ): Promise<Map<string, string> | undefined> {
   const { git, fs } = ws;
   if (git === undefined || fs === undefined) return undefined;
@@ -43,16 +68,53 @@ export async function gitDirtySnapshot(
   const dotGit = await fs.stat('.git', options).catch(() => undefined);
   if (dotGit?.kind !== 'directory') return undefined;
   const quiet = ['-c', 'core.excludesFile=/dev/null', '--no-optional-locks'];
-  const [r, marked] = await Promise.all([
+  const [r, marked, ignoredRules] = await Promise.all([
     git.run([...quiet, 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--no-renames'], {
       ...options,
       timeoutMs: 10_000,
     }),
     git.run([...quiet, 'ls-files', '-v', '-z'], { ...options, timeoutMs: 10_000 }),
+    // The ignore files that are ignored themselves (`*` ignores its own file), ignored folders not entered.
+    baseline === undefined
+      ? undefined
+      : git.run(
+          [
+            ...quiet,
+            'ls-files',
+            '-z',
+            '--others',
+            '--ignored',
+            '--exclude-standard',
+            '--directory',
+            '--',
+            IGNORE_FILES,
+          ],
+          { ...options, timeoutMs: 10_000 },
+        ),
   ]);
   if (r.exitCode !== 0 || r.stdout.truncated || marked.exitCode !== 0 || marked.stdout.truncated) return undefined;
   const entries = parseStatus(r.stdout.head + r.stdout.tail);
   if (entries === undefined) return undefined;
+  if (baseline !== undefined) {
+    if (ignoredRules === undefined || ignoredRules.exitCode !== 0 || ignoredRules.stdout.truncated) return undefined;
+    const hidden = ignoredRules.stdout.head + ignoredRules.stdout.tail;
+    const candidates = [
+      ...entries.files.map((e) => e.path),
+      ...hidden.split('\u0000').filter((p) => p !== '' && !p.endsWith('/')),
+    ].filter(isIgnoreFile);
+    const unruled = await changedRuleFolders(
+      ws,
+      [...candidates, ...baseline.texts.keys(), EXCLUDE_FILE],
+      baseline,
+      options,
+    );
+    if (unruled.length > 0) {
+      const seen = new Set(entries.files.map((e) => e.path));
+      const extra = await untrackedUnder(ws, unruled, baseline, options);
+      if (extra === undefined) return undefined;
+      for (const path of extra) if (!seen.has(path)) entries.files.push({ path, code: '??' });
+    }
+  }
   // `H path` for a plain tracked file; `S` (skip-worktree) or a lower-case tag (assume-unchanged) marks one git looks away from.
   for (const record of (marked.stdout.head + marked.stdout.tail).split('\u0000'))
     if (record.length > 2 && record[0] !== 'H') entries.files.push({ path: record.slice(2), code: `!${record[0]}` });
@@ -74,6 +136,102 @@ export async function gitDirtySnapshot(
     const s = stats[i];
     out.set(e.path, `${e.code}|${s ? `${s.size}:${s.mtimeMs}:${s.changeMs ?? ''}` : '-'}`);
   });
+  return out;
+}
+
+/** Pathspec of every `.gitignore` of the tree. */
+const IGNORE_FILES = ':(glob)**/.gitignore';
+
+/** The repository's exclude file, which rules the whole tree. */
+const EXCLUDE_FILE = '.git/info/exclude';
+
+function isIgnoreFile(path: string): boolean {
+  return path === '.gitignore' || path.endsWith('/.gitignore');
+}
+
+/**
+ * The folders (`''` for the whole tree) whose ignore rules changed since the workspace was opened:
+ * those of the ignore files among `paths` whose text differs from the one the baseline gives, or,
+ * for the others, changed since (or whose change time is unknown); none below another.
+ */
+async function changedRuleFolders(
+  ws: WorkspaceServices,
+  paths: readonly string[],
+  baseline: IgnoreBaseline,
+  options: WorkspaceCallOptions,
+): Promise<string[]> {
+  const fs = ws.fs;
+  if (fs === undefined) return [];
+  const folders = new Set<string>();
+  for (const path of new Set(paths)) {
+    if (!(await ruleChanged(fs, path, baseline, options))) continue;
+    folders.add(path === EXCLUDE_FILE || !path.includes('/') ? '' : path.slice(0, path.lastIndexOf('/')));
+  }
+  if (folders.has('')) return [''];
+  const sorted = [...folders].sort();
+  return sorted.filter((f) => !sorted.some((o) => o !== f && f.startsWith(`${o}/`)));
+}
+
+/** True when the ignore file `path` changed since the workspace was opened (see {@link changedRuleFolders}). */
+async function ruleChanged(
+  fs: WorkspaceFileSystem,
+  path: string,
+  baseline: IgnoreBaseline,
+  options: WorkspaceCallOptions,
+): Promise<boolean> {
+  const s = await fs.stat(path, options).catch(() => undefined);
+  if (baseline.texts.has(path)) {
+    const then = baseline.texts.get(path);
+    if (s === undefined) return false;
+    if (then === undefined) return true;
+    const now = await fs.readFile(path, options).then(
+      (bytes) => new TextDecoder().decode(bytes),
+      () => undefined,
+    );
+    return now !== then;
+  }
+  // Gone: its rules hide nothing any more.
+  if (s === undefined) return false;
+  return s.changeMs === undefined || s.changeMs >= baseline.openedAtMs - IGNORE_SLACK_MS;
+}
+
+/**
+ * Every untracked file under `folders`, their ignore rules not read; `undefined` when git fails or
+ * its output was cut. The whole tree (`''`) is taken with the rules the baseline gives of the
+ * exclude file and the root's `.gitignore` as they were when the workspace was opened (a
+ * `node_modules/` they ignored stays out), no other rule read.
+ */
+async function untrackedUnder(
+  ws: WorkspaceServices,
+  folders: readonly string[],
+  baseline: IgnoreBaseline,
+  options: WorkspaceCallOptions,
+): Promise<string[] | undefined> {
+  const git = ws.git;
+  if (git === undefined) return undefined;
+  const whole = folders.includes('');
+  // The exclude file's rules weigh less than the root's: later `-x` patterns win.
+  const rules = whole
+    ? [EXCLUDE_FILE, '.gitignore'].flatMap((f) => patterns(baseline.texts.get(f))).flatMap((p) => ['-x', p])
+    : [];
+  const specs = whole ? [] : folders.map((f) => `:(literal)${f}/`);
+  const r = await git.run(['--no-optional-locks', 'ls-files', '-z', '--others', ...rules, '--', ...specs], {
+    ...options,
+    timeoutMs: 10_000,
+  });
+  if (r.exitCode !== 0 || r.stdout.truncated) return undefined;
+  // A folder with a repository of its own is named with a trailing `/`: it holds no file of this one.
+  return (r.stdout.head + r.stdout.tail).split('\u0000').filter((p) => p !== '' && !p.endsWith('/'));
+}
+
+/** The patterns of an ignore file's text, as git reads them (no blank lines or comments, trailing blanks cut). */
+function patterns(text: string | undefined): string[] {
+  const out: string[] = [];
+  for (let line of (text ?? '').split(/\r?\n/)) {
+    if (line.startsWith('#')) continue;
+    if (!line.endsWith('\\ ')) line = line.replace(/[ \t]+$/, '');
+    if (line !== '') out.push(line);
+  }
   return out;
 }
 

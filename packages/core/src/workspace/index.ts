@@ -1,6 +1,7 @@
 export { WORKSPACE_CAPABILITIES, isWorkspaceCapability } from './capabilities.js';
 export type { WorkspaceCapability, WorkspaceServiceCapability } from './capabilities.js';
 export { emptyWorkspace } from './workspace-services.js';
+export { findHostOutputs, isHostOutputNow, type HostOutputFile } from './host-outputs.js';
 export {
   changedFiles,
   changesBetween,

@@ -9,7 +9,13 @@
  */
 import { CancelledError } from '../errors/tool-errors.js';
 import { linkSignals } from '../invoker/link-signals.js';
-import { GIT_EXCLUDE_KEY, GIT_HEAD_KEY, gitDirtySnapshot, isGitStateKey } from './git-dirty-snapshot.js';
+import {
+  GIT_EXCLUDE_KEY,
+  GIT_HEAD_KEY,
+  gitDirtySnapshot,
+  type IgnoreBaseline,
+  isGitStateKey,
+} from './git-dirty-snapshot.js';
 import type { WorkspaceGlobRequest, WorkspaceServices } from './workspace-services.js';
 
 /** Largest tree snapshotted by default. */
@@ -40,6 +46,10 @@ export interface WorkspaceFileChanges {
  */
 type Listing = {
   listAllFiles?: (maxFiles: number, signal?: AbortSignal) => Promise<readonly string[] | undefined>;
+  /** The workspace's ignore files as it was opened: see `gitDirtySnapshot`. */
+  ignoreBaseline?: IgnoreBaseline;
+  /** The files to leave out of this snapshot: the host's own output (see `host-outputs.ts`). */
+  unrecorded?: () => readonly string[];
   listFiles?: (request: WorkspaceGlobRequest) => Promise<readonly string[]>;
 };
 
@@ -127,24 +137,37 @@ async function take(
   signal: AbortSignal,
   maxFiles: number,
 ): Promise<WorkspaceSnapshot | undefined | typeof TOO_LARGE> {
+  const taken = await takeAll(ws, signal, maxFiles);
+  const leave = (ws.search as Listing | undefined)?.unrecorded;
+  if (taken instanceof Map && typeof leave === 'function') for (const path of leave.call(ws.search)) taken.delete(path);
+  return taken;
+}
+
+async function takeAll(
+  ws: WorkspaceServices,
+  signal: AbortSignal,
+  maxFiles: number,
+): Promise<Map<string, string> | undefined | typeof TOO_LARGE> {
   const { search, fs } = ws;
   if (search === undefined || fs === undefined) return undefined;
-  const { listAllFiles: all, listFiles: list } = search as Listing;
+  const { listAllFiles: all, listFiles: list, ignoreBaseline } = search as Listing;
+  const baseline = typeof ignoreBaseline?.openedAtMs === 'number' ? ignoreBaseline : undefined;
+  const fromGit = async () => (await gitDirtySnapshot(ws, maxFiles, { signal }, baseline)) ?? TOO_LARGE;
   let files: readonly string[];
   if (typeof all === 'function') {
     const listed = await all.call(search, maxFiles, signal);
-    if (listed === undefined) return (await gitDirtySnapshot(ws, maxFiles, { signal })) ?? TOO_LARGE;
+    if (listed === undefined) return fromGit();
     files = listed;
   } else if (typeof list === 'function') files = await list.call(search, { pattern: '**', signal });
   else {
     const found: string[] = [];
     for await (const path of search.glob({ pattern: '**', signal })) {
       found.push(path);
-      if (found.length > maxFiles) return (await gitDirtySnapshot(ws, maxFiles, { signal })) ?? TOO_LARGE;
+      if (found.length > maxFiles) return fromGit();
     }
     files = found;
   }
-  if (files.length > maxFiles) return (await gitDirtySnapshot(ws, maxFiles, { signal })) ?? TOO_LARGE;
+  if (files.length > maxFiles) return fromGit();
   const out = new Map<string, string>();
   if (fs.statMany !== undefined) {
     const stats = await fs.statMany(files, { signal });

@@ -8,6 +8,13 @@
  * or changed too shortly before they were read to be sure of it, and everything below a folder
  * whose `.gitignore` changed. It runs in slices, letting other work run between them; listings of
  * one workspace run one at a time.
+ *
+ * Only the rules that were there when the listing was made (the workspace opened) hide a file: a
+ * command could otherwise hide what it writes from the change record by writing a `.gitignore`
+ * first (`echo '*' > x/.gitignore`). A file is left out when the rules of that time and the rules
+ * of now both leave it out. Which rules were there then: the root's `.gitignore` is read when the
+ * listing is made; another one is taken as it is when first read if its change time (which no
+ * process can set back) is older than that, else it counts as written since, and hides nothing.
  */
 import { type BigIntStats, type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { hasUnopenableName } from '../paths/byte-names.js';
@@ -20,6 +27,9 @@ export const LISTING_FOLDER_LIMIT = 100_000;
 
 // A folder changed less than this before it was read is read again (coarse file clocks).
 const SLACK_NS = 2_000_000_000n;
+// A `.gitignore` changed less than this before the listing was made counts as written since: a
+// local file system's clock lags the wall clock by a tick, or a second where it keeps seconds.
+const IGNORE_SLACK_NS = 1_000_000_000n;
 // Folders looked at between two turns of the event loop.
 const SLICE = 512;
 
@@ -37,7 +47,20 @@ interface ListedFolder {
   /** Its own `.gitignore` rules, and that file's stamp when read (`undefined`: none). */
   readonly ignore: IgnoreFile | undefined;
   readonly ignoreStamp: string | undefined;
+  /** The rules its `.gitignore` held when the listing was made (`undefined`: none, or unknown). */
+  readonly startIgnore: IgnoreFile | undefined;
 }
+
+/** The rules above a folder: those of when the listing was made, and those of now. */
+interface Rules {
+  readonly start: readonly IgnoreFile[];
+  readonly now: readonly IgnoreFile[];
+}
+
+const NONE: readonly IgnoreFile[] = [];
+
+/** What a folder's `.gitignore` held when the listing was made, decided once a folder (`null`: nothing). */
+type StartRules = Map<string, IgnoreFile | null>;
 
 const fresh = (was: ListedFolder | undefined, st: BigIntStats, slack: bigint): was is ListedFolder =>
   was !== undefined &&
@@ -56,27 +79,80 @@ function lstatQuietly(path: string): BigIntStats | undefined {
 
 /** The stamp of the regular file `path` (changes whenever its content can have), or `undefined`. */
 function stampOf(path: string): string | undefined {
-  const st = lstatQuietly(path);
+  return stamp(lstatQuietly(path));
+}
+
+function stamp(st: BigIntStats | undefined): string | undefined {
   return st?.isFile() ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : undefined;
+}
+
+/** The rules of the `.gitignore` at `path` (of the folder `rel`) and its stamp, or `undefined` for both. */
+function readRules(path: string, rel: string): { ignore: IgnoreFile | undefined; st: BigIntStats | undefined } {
+  const st = lstatQuietly(path);
+  if (!st?.isFile()) return { ignore: undefined, st: undefined };
+  try {
+    return { ignore: parseGitignore(rel, readFileSync(path, 'utf8')), st };
+  } catch {
+    // Gone since: no rules of its own.
+    return { ignore: undefined, st: undefined };
+  }
 }
 
 /** The files of one workspace, remembered between listings (see the module comment). */
 export class FileListing {
   readonly #root: string;
   readonly #slack: bigint;
+  readonly #ignoreSlack: bigint;
+  readonly #opened: bigint;
+  readonly #start: StartRules = new Map();
   #folders = new Map<string, ListedFolder>();
   #last: Promise<unknown> = Promise.resolve();
+
+  /** When the listing was made (wall clock, ms): the rules of `.gitignore` files changed since hide nothing. */
+  readonly openedAtMs: number;
+
+  /** What the root's `.gitignore` held when the listing was made (`undefined`: there was none). */
+  readonly rootIgnoreText: string | undefined;
 
   /** How many folders the last listing read (the others were as remembered). */
   lastRead = 0;
 
   /**
    * `root`: the workspace's real, absolute folder path; `slackNs`: a folder changed less than
-   * this before it was read is read again (file clocks are coarse).
+   * this before it was read is read again (file clocks are coarse), and a `.gitignore` changed
+   * less than this (at most a second) before the listing was made counts as written since.
    */
   constructor(root: string, slackNs = SLACK_NS) {
     this.#root = root.replace(/\/+$/, '') || '/';
     this.#slack = slackNs;
+    this.#ignoreSlack = slackNs < IGNORE_SLACK_NS ? slackNs : IGNORE_SLACK_NS;
+    this.openedAtMs = Date.now();
+    this.#opened = BigInt(this.openedAtMs) * 1_000_000n;
+    const path = `${this.#root}/.gitignore`;
+    const st = lstatQuietly(path);
+    try {
+      this.rootIgnoreText = st?.isFile() ? readFileSync(path, 'utf8') : undefined;
+    } catch {
+      this.rootIgnoreText = undefined;
+    }
+    this.#start.set('', this.rootIgnoreText === undefined ? null : parseGitignore('', this.rootIgnoreText));
+  }
+
+  /** The rules the `.gitignore` of `rel` held when the listing was made, given what it holds now. */
+  #startRules(
+    rel: string,
+    now: IgnoreFile | undefined,
+    st: BigIntStats | undefined,
+    path: string,
+  ): IgnoreFile | undefined {
+    const known = this.#start.get(rel);
+    if (known !== undefined) return known ?? undefined;
+    // No `.gitignore` now: none to decide on yet (one written later is new).
+    if (now === undefined || st === undefined) return undefined;
+    // Unchanged since the listing was made (and while read): what it holds now it held then.
+    const old = st.ctimeNs < this.#opened - this.#ignoreSlack && stampOf(path) === stamp(st);
+    this.#start.set(rel, old ? now : null);
+    return old ? now : undefined;
   }
 
   /**
@@ -97,11 +173,13 @@ export class FileListing {
     let seen = 0;
     let readCount = 0;
     // Each folder to look at, with the rules above it and whether they changed since it was read.
-    const queue: { rel: string; stack: readonly IgnoreFile[]; forced: boolean }[] = [
-      { rel: '', stack: [], forced: false },
+    const queue: { rel: string; rules: Rules; forced: boolean }[] = [
+      { rel: '', rules: { start: NONE, now: NONE }, forced: false },
     ];
+    const decide = (rel: string, now: IgnoreFile | undefined, st: BigIntStats | undefined, path: string) =>
+      this.#startRules(rel, now, st, path);
     for (let i = 0; i < queue.length; i++) {
-      const { rel, stack, forced } = queue[i]!;
+      const { rel, rules, forced } = queue[i]!;
       if (++seen > LISTING_FOLDER_LIMIT) return this.#keep(old, next);
       if (seen % SLICE === 0) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -114,15 +192,15 @@ export class FileListing {
       const ignoreSame =
         was !== undefined && (was.ignoreStamp === undefined || stampOf(`${abs}/.gitignore`) === was.ignoreStamp);
       const reuse = !forced && ignoreSame && fresh(was, st, this.#slack);
-      const now = reuse ? was : read(abs, rel, stack, st);
+      const now = reuse ? was : read(abs, rel, rules, st, decide);
       if (!reuse) readCount++;
       next.set(rel, now);
       for (const f of now.files) files.push(f);
       if (files.length > maxFiles) return this.#keep(old, next);
       // Below a folder whose own rules changed, every folder is read again.
       const below = forced || now.ignoreStamp !== was?.ignoreStamp;
-      const here = now.ignore === undefined ? stack : [...stack, now.ignore];
-      for (const name of now.folders) queue.push({ rel: joinRel(rel, name), stack: here, forced: below });
+      const here = withOwn(rules, now);
+      for (const name of now.folders) queue.push({ rel: joinRel(rel, name), rules: here, forced: below });
     }
     this.#folders = next;
     this.lastRead = readCount;
@@ -136,8 +214,40 @@ export class FileListing {
   }
 }
 
-/** Reads the folder `abs` (workspace path `rel`, under the rules `stack`) as of `st`. */
-function read(abs: string, rel: string, stack: readonly IgnoreFile[], st: BigIntStats): ListedFolder {
+/** The rules below a folder: those above it and its own. */
+function withOwn(rules: Rules, folder: Pick<ListedFolder, 'ignore' | 'startIgnore'>): Rules {
+  // Nothing changed (the common case): one stack serves both.
+  if (rules.start === rules.now && folder.startIgnore === folder.ignore) {
+    const both = folder.ignore === undefined ? rules.now : [...rules.now, folder.ignore];
+    return { start: both, now: both };
+  }
+  return {
+    start: folder.startIgnore === undefined ? rules.start : [...rules.start, folder.startIgnore],
+    now: folder.ignore === undefined ? rules.now : [...rules.now, folder.ignore],
+  };
+}
+
+/** True when both the rules of when the listing was made and those of now leave `path` out. */
+function leftOut(rules: Rules, path: string, isDir: boolean): boolean {
+  return isIgnored(rules.start, path, isDir) && (rules.start === rules.now || isIgnored(rules.now, path, isDir));
+}
+
+/**
+ * Reads the folder `abs` (workspace path `rel`, under `rules`) as of `st`; `decide` gives the rules
+ * its `.gitignore` held when the listing was made, from what it holds now.
+ */
+function read(
+  abs: string,
+  rel: string,
+  rules: Rules,
+  st: BigIntStats,
+  decide: (
+    rel: string,
+    now: IgnoreFile | undefined,
+    st: BigIntStats | undefined,
+    path: string,
+  ) => IgnoreFile | undefined,
+): ListedFolder {
   const at = BigInt(Date.now()) * 1_000_000n;
   let entries: Dirent[] = [];
   try {
@@ -147,16 +257,15 @@ function read(abs: string, rel: string, stack: readonly IgnoreFile[], st: BigInt
   }
   let ignore: IgnoreFile | undefined;
   let ignoreStamp: string | undefined;
+  let startIgnore: IgnoreFile | undefined;
   if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
     const path = `${abs}/.gitignore`;
-    ignoreStamp = stampOf(path);
-    try {
-      ignore = parseGitignore(rel, readFileSync(path, 'utf8'));
-    } catch {
-      // Gone since: no rules of its own.
-    }
-  }
-  const here = ignore === undefined ? stack : [...stack, ignore];
+    const found = readRules(path, rel);
+    ignore = found.ignore;
+    ignoreStamp = stamp(found.st);
+    startIgnore = decide(rel, ignore, found.st, path);
+  } else startIgnore = decide(rel, undefined, undefined, `${abs}/.gitignore`);
+  const here = withOwn(rules, { ignore, startIgnore });
   const files: string[] = [];
   const folders: string[] = [];
   for (const e of entries) {
@@ -164,8 +273,8 @@ function read(abs: string, rel: string, stack: readonly IgnoreFile[], st: BigInt
     if (rel === '' && e.name === PROTECTED_DIR) continue;
     const path = joinRel(rel, e.name);
     if (e.isDirectory()) {
-      if (!isIgnored(here, path, true)) folders.push(e.name);
-    } else if (e.isFile() && !isIgnored(here, path, false)) files.push(path);
+      if (!leftOut(here, path, true)) folders.push(e.name);
+    } else if (e.isFile() && !leftOut(here, path, false)) files.push(path);
   }
-  return { dev: st.dev, ino: st.ino, ctime: st.ctimeNs, at, files, folders, ignore, ignoreStamp };
+  return { dev: st.dev, ino: st.ino, ctime: st.ctimeNs, at, files, folders, ignore, ignoreStamp, startIgnore };
 }

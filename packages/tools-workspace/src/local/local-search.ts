@@ -3,6 +3,8 @@
  * lazily, once), otherwise the JS engine over the local file system. `engine: 'js'` forces the
  * JS engine (tests compare the two on one tree).
  */
+import { lstatSync, readFileSync } from 'node:fs';
+import { findHostOutputs, type HostOutputFile, isHostOutputNow } from '@a3s-code/core';
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
 import { JsSearch } from '../search/js-search.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
@@ -10,6 +12,15 @@ import { FileListing } from './file-listing.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { findRipgrep } from './rg-binary.js';
 import { RipgrepSearch } from './rg-search.js';
+
+/** The text of the regular file at `path`, or `undefined` when there is none. */
+function textOrNone(path: string): string | undefined {
+  try {
+    return lstatSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Which engine a {@link LocalWorkspace} searches with. */
 export type LocalSearchEngine = 'auto' | 'ripgrep' | 'js';
@@ -26,6 +37,33 @@ export class LocalSearch implements FastWorkspaceSearch {
     this.fs = fs;
     this.choice = engine;
     this.engine = engine === 'ripgrep' ? 'ripgrep' : 'js';
+    // Made with the workspace: the `.gitignore` rules of this moment are the ones that hide files from the change snapshots.
+    this.#listing = new FileListing(this.fs.root);
+    this.#outputs = findHostOutputs(this.fs.root);
+    this.ignoreBaseline = {
+      openedAtMs: this.#listing.openedAtMs,
+      texts: new Map([
+        ['.gitignore', this.#listing.rootIgnoreText],
+        ['.git/info/exclude', textOrNone(`${this.fs.root}/.git/info/exclude`)],
+      ]),
+    };
+  }
+
+  /**
+   * The workspace's ignore files as it was opened: ignore files changed since hide nothing from
+   * the change snapshot taken through git (see `gitDirtySnapshot` in core).
+   */
+  readonly ignoreBaseline: { readonly openedAtMs: number; readonly texts: ReadonlyMap<string, string | undefined> };
+
+  readonly #outputs: readonly HostOutputFile[];
+
+  /**
+   * The workspace paths of the host's own output files (its stdout or stderr redirected into the
+   * workspace, found when the workspace was opened) that are, now, still only that: left out of the
+   * change snapshots of commands (see `findHostOutputs` in core).
+   */
+  unrecorded(): string[] {
+    return this.#outputs.filter((f) => isHostOutputNow(f)).map((f) => f.path);
   }
 
   /** The engine that serves calls, resolving the ripgrep binary on first use. */
@@ -64,14 +102,13 @@ export class LocalSearch implements FastWorkspaceSearch {
     return (await this.backend()).listFiles(request);
   }
 
-  #listing: FileListing | undefined;
+  readonly #listing: FileListing;
   /**
    * Every file the engines list (in no set order), for the change snapshot taken around a
    * command: remembered between calls, so a later listing reads again only the folders that
    * changed. `undefined` when there are more than `maxFiles`.
    */
   listAllFiles(maxFiles: number, signal?: AbortSignal): Promise<string[] | undefined> {
-    this.#listing ??= new FileListing(this.fs.root);
     return this.#listing.list(maxFiles, signal);
   }
 }
