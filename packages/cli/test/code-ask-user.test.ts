@@ -86,7 +86,7 @@ describe('a3s code: asking the person', () => {
     expect(s.out()).toMatch(/\? Which file\?\n {2}1\. src\/range\.js\n/);
     expect(s.out()).toMatch(/\? allow write NOTE\.md\n {2}rule: /);
     s.type('n');
-    await s.waitFor(() => /completed[^\n]*1 refused[^\n]*\n› $/.test(s.out()));
+    await s.waitFor(() => /completed[^\n]*1 refused[^\n]*\nstopped: a call was refused[^\n]*\n› $/.test(s.out()));
     // Two gates, two records: the question's answer did not approve the write, the refusal answered it.
     expect(ofType(s.dir, 'ask-gate', 'question.answered')).toEqual([expect.objectContaining({ text: 'src/range.js' })]);
     expect(ofType(s.dir, 'ask-gate', 'confirmation.answered')).toEqual([

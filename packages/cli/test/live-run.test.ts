@@ -112,7 +112,7 @@ describe('refused and denied calls', () => {
     );
     h.stdin.write('n\n');
     await until(
-      () => /completed[^\n]*\n› $/.test(h.screen.text),
+      () => /completed[^\n]*\nstopped: a call was refused[^\n]*\n› $/.test(h.screen.text),
       () => h.screen.text,
     );
     expect(h.screen.text).toMatch(/● bash echo hi\n {2}✗ refused by you\n/);
