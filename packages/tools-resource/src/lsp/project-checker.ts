@@ -18,7 +18,7 @@ import { linkOutside } from './project-links.js';
 import type { ServerSpec } from './servers.js';
 import type { LspSupervisor } from './supervisor.js';
 import { withheldNote, withholdCheckerOutput } from './withheld.js';
-import { inPackage } from './workspace-paths.js';
+import { inPackage, realOrSelf } from './workspace-paths.js';
 
 /** What a checker's output shows at most. */
 const SHOWN_MAX = 20_000;
@@ -115,11 +115,14 @@ async function checkerExposure(
 
 /**
  * The rule leaving a checker's lines out: those about a hidden file, and those about a file outside
- * the workspace (also through a link) that is not part of an installed package.
+ * the workspace (also through a link) that is not part of an installed package (by its real path:
+ * a `node_modules` link leading out to a folder of no package counts as outside).
  */
 function shownRule(sup: LspSupervisor, hidden: HiddenRule): HiddenRule {
   return async (abs) =>
-    sup.realInside(abs) === undefined && !inPackage(abs) && existsSync(abs) ? 'outside the workspace' : hidden(abs);
+    sup.realInside(abs) === undefined && !inPackage(realOrSelf(abs)) && existsSync(abs)
+      ? 'outside the workspace'
+      : hidden(abs);
 }
 
 function runChecker(command: string, args: readonly string[], cwd: string, signal: AbortSignal): Promise<CheckerRun> {
