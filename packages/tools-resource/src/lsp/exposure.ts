@@ -123,6 +123,35 @@ export async function projectExposure(
   return workspaceExposure(f.spec, workspaceRoot, hidden);
 }
 
+/** Why a server's answers that a file could decide are not shown (see {@link blindExposure}). */
+export interface Blind {
+  /** A sentence naming the file outside the workspace, or the read deny rule hiding a file. */
+  readonly why: string;
+  /** The project reads a file outside the workspace (else a hidden file it could not be kept from). */
+  readonly outside: boolean;
+}
+
+/**
+ * Why which problems (and fixes) the server of the synced file `f` reports, and whether any, is
+ * not shown but for syntax errors: its project reads a file outside the workspace, which `read`
+ * refuses (a model-written file can test that file's text at the type level, one character per
+ * line, and read it back from which lines carry errors), or a hidden file the server could not be
+ * kept from (see `server-hold.ts`); `undefined` when its answers may be shown. Asked whether or
+ * not anything is reported, so that the answer does not tell either.
+ */
+export async function blindExposure(
+  f: SyncedFile,
+  workspaceRoot: string,
+  hidden: HiddenRule,
+  signal: AbortSignal,
+): Promise<Blind | undefined> {
+  const outside = await projectExposure(f, workspaceRoot, NOTHING_HIDDEN, signal);
+  if (outside !== undefined) return { why: outside, outside: true };
+  if (f.kept !== false || hidden === NOTHING_HIDDEN) return undefined;
+  const why = await projectExposure(f, workspaceRoot, hidden, signal);
+  return why === undefined ? undefined : { why, outside: false };
+}
+
 /**
  * For a server that does not list its project's files: a file the synced file `f` links to (its
  * document links: clangd's `#include` targets, as the server resolved them) that is outside the
