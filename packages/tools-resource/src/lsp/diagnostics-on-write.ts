@@ -11,12 +11,13 @@
  * Under read deny rules the server runs with the hidden files out of its reach (see
  * `server-hold.ts`), a written file the rules hide gets no diagnostics, and messages that could
  * quote a hidden file are withheld (see `exposure.ts`), as are those that could quote a file
- * outside the workspace, for every server (see `outside-text.ts`). Where the server could not be
- * kept from the hidden files its project reads, whether the write introduced problems is not
- * shown at all: the hidden files could decide it.
+ * outside the workspace, for every server (see `outside-text.ts`). Where the project reads a file
+ * outside the workspace, or the server could not be kept from the hidden files its project reads,
+ * whether the write introduced problems (but for syntax errors) is not shown at all: those files
+ * could decide it (see `blindExposure`).
  */
 import type { ToolContext, ToolMiddleware, ToolResult } from '@a3s-code/core';
-import { projectExposure } from './exposure.js';
+import { type Blind, blindExposure, projectExposure } from './exposure.js';
 import { diagnosticRecords, formatDiagnostic } from './format.js';
 import { type HiddenRule, hiddenRuleOf } from './hidden-files.js';
 import { introducedDiagnostics } from './introduced.js';
@@ -61,8 +62,8 @@ interface Found {
   readonly fresh: LspDiagnostic[];
   readonly settled: boolean;
   readonly withheld?: string;
-  /** Why none of the file's diagnostics but its syntax errors are shown (see `server-hold.ts`). */
-  readonly blind?: string;
+  /** Why none of the file's diagnostics but its syntax errors are shown (see `blindExposure`). */
+  readonly blind?: Blind;
 }
 
 async function newDiagnostics(
@@ -99,9 +100,9 @@ async function newDiagnostics(
   if (f.client.exited) throw new Error(`the ${spec.id} server exited while it checked the file`);
   const texts = oldText === undefined ? undefined : { before: oldText, after: f.text };
   let introduced = introducedDiagnostics(baseline.filter(important), diagnostics.filter(important), texts);
-  // A server that read the hidden files: asked whether or not anything was introduced, so that
-  // the answer does not tell either.
-  const blind = f.kept === false ? await projectExposure(f, sup.workspaceRoot, hidden, ctx.signal) : undefined;
+  // A project reading a file outside the workspace, or a server that read the hidden files: asked
+  // whether or not anything was introduced, so that the answer does not tell either.
+  const blind = await blindExposure(f, sup.workspaceRoot, hidden, ctx.signal);
   if (blind !== undefined) introduced = introduced.filter((d) => d.syntactic === true);
   const fresh = lsp.ledger.fresh(ctx.runId, introduced);
   if (blind !== undefined) return { path: f.path, fresh, settled, blind };
@@ -166,9 +167,9 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
   }
   if (found.length === 0 && failed.length === 0) return result;
   const unsettled = found.filter((r) => !r.settled && r.blind === undefined).map((r) => r.path);
-  const blind = found.flatMap((r) => (r.blind === undefined ? [] : [{ path: r.path, why: r.blind }]));
+  const blind = found.flatMap((r) => (r.blind === undefined ? [] : [{ path: r.path, ...r.blind }]));
   const notChecked = [
-    ...blind.map((b) => blindNote(b.path, b.why)),
+    ...blind.map((b) => blindNote(b.path, b.why, b.outside)),
     ...failed.map((f) => `Diagnostics not checked for ${f.path}: ${f.why} (lsp status tells more).`),
     // A server that stays silent is not a clean write: the model reads only this text.
     ...unsettled.map(
@@ -184,7 +185,7 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
     new: records,
     ...(unsettled.length ? { unsettled } : {}),
     ...(withheld.length ? { withheld } : {}),
-    ...(blind.length ? { not_shown: blind } : {}),
+    ...(blind.length ? { not_shown: blind.map((b) => ({ path: b.path, why: b.why })) } : {}),
     ...(failed.length ? { failed } : {}),
   };
   const metadata = { ...(result.metadata ?? {}), diagnostics: meta };

@@ -61,24 +61,20 @@ export async function filesExposure(
 
 /**
  * The first of `files` (absolute paths) that is outside the workspace, also through a symbolic
- * link, and not part of an installed package (a file in a `node_modules` folder, where a server's
- * own library and a monorepo's hoisted packages are); `undefined` when there is none.
+ * link, and not part of an installed package (a file whose real path is in a `node_modules`
+ * folder, where a server's own library and a monorepo's hoisted packages are); `undefined` when
+ * there is none. A path through a `node_modules` link (npm link, a `file:` dependency) counts by
+ * where it leads: a package whose files are outside the workspace and in no `node_modules`
+ * folder is outside.
  */
 export async function firstOutside(files: readonly string[], workspaceRoot: string): Promise<string | undefined> {
   const realRoot = await realpath(workspaceRoot).catch(() => workspaceRoot);
   const within = (abs: string) => isInside(workspaceRoot, abs) || isInside(realRoot, abs);
-  const check: string[] = [];
-  for (const f of files) {
-    if (inPackage(f)) continue;
-    if (!within(f)) return f;
-    check.push(f);
-  }
-  // A file inside can be a link leading out. Resolved in slices on this thread (a few µs each,
-  // where a round trip through the file-system threads costs several times that), yielding
-  // between slices.
-  for (let i = 0; i < check.length; i += REALPATH_SLICE) {
+  // Resolved in slices on this thread (a few µs each, where a round trip through the file-system
+  // threads costs several times that), yielding between slices.
+  for (let i = 0; i < files.length; i += REALPATH_SLICE) {
     if (i > 0) await new Promise<void>((r) => setImmediate(r));
-    for (const f of check.slice(i, i + REALPATH_SLICE)) {
+    for (const f of files.slice(i, i + REALPATH_SLICE)) {
       const real = realOrSelf(f);
       if (!within(real) && !inPackage(real)) return real;
     }
@@ -125,6 +121,35 @@ export async function projectExposure(
   }
   if (hidden === NOTHING_HIDDEN) return undefined;
   return workspaceExposure(f.spec, workspaceRoot, hidden);
+}
+
+/** Why a server's answers that a file could decide are not shown (see {@link blindExposure}). */
+export interface Blind {
+  /** A sentence naming the file outside the workspace, or the read deny rule hiding a file. */
+  readonly why: string;
+  /** The project reads a file outside the workspace (else a hidden file it could not be kept from). */
+  readonly outside: boolean;
+}
+
+/**
+ * Why which problems (and fixes) the server of the synced file `f` reports, and whether any, is
+ * not shown but for syntax errors: its project reads a file outside the workspace, which `read`
+ * refuses (a model-written file can test that file's text at the type level, one character per
+ * line, and read it back from which lines carry errors), or a hidden file the server could not be
+ * kept from (see `server-hold.ts`); `undefined` when its answers may be shown. Asked whether or
+ * not anything is reported, so that the answer does not tell either.
+ */
+export async function blindExposure(
+  f: SyncedFile,
+  workspaceRoot: string,
+  hidden: HiddenRule,
+  signal: AbortSignal,
+): Promise<Blind | undefined> {
+  const outside = await projectExposure(f, workspaceRoot, NOTHING_HIDDEN, signal);
+  if (outside !== undefined) return { why: outside, outside: true };
+  if (f.kept !== false || hidden === NOTHING_HIDDEN) return undefined;
+  const why = await projectExposure(f, workspaceRoot, hidden, signal);
+  return why === undefined ? undefined : { why, outside: false };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
-import { projectExposure } from './exposure.js';
+import { blindExposure, projectExposure } from './exposure.js';
 import { diagnosticRecords, FileTexts, formatDiagnostic, formatLocations, hoverText, kindName } from './format.js';
 import { type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
@@ -88,15 +88,18 @@ export async function fileDiagnostics(
   const f = await syncFile(sup, file);
   const { diagnostics, settled } = await settleAfterSync(f, before, signal, FIRST_DIAGNOSTICS_CAP_MS);
   let important = diagnostics.filter((d) => (d.severity ?? 1) <= 2);
-  // A server that read the hidden files: asked whether or not it reports anything, so that the
-  // answer does not tell either; then only syntax errors are shown (see `server-hold.ts`).
-  const blind = f.kept === false ? await projectExposure(f, sup.workspaceRoot, hidden, signal) : undefined;
+  // A project reading a file outside the workspace, or a server that read the hidden files: asked
+  // whether or not it reports anything, so that the answer does not tell either; then only syntax
+  // errors are shown (see `blindExposure`).
+  const blind = await blindExposure(f, sup.workspaceRoot, hidden, signal);
   if (blind !== undefined) {
     important = important.filter((d) => d.syntactic === true);
     return {
-      output: [...important.map((d) => formatDiagnostic(f.path, d)), blindNote(f.path, blind)].join('\n'),
+      output: [...important.map((d) => formatDiagnostic(f.path, d)), blindNote(f.path, blind.why, blind.outside)].join(
+        '\n',
+      ),
       exitCode: 0,
-      metadata: { path: f.path, diagnostics: diagnosticRecords(f.path, important), not_shown: blind },
+      metadata: { path: f.path, diagnostics: diagnosticRecords(f.path, important), not_shown: blind.why },
     };
   }
   const project = important.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, signal);
@@ -287,13 +290,14 @@ export async function codeActions(
       ),
       'code_actions',
     )) ?? [];
-  // A server that read the hidden files: which fixes it offers, and how many, could depend on them.
-  const blind = f.kept === false ? await projectExposure(f, sup.workspaceRoot, hidden, signal) : undefined;
+  // A project reading a file outside the workspace, or a server that read the hidden files: which
+  // fixes it offers, and how many, could depend on them.
+  const blind = await blindExposure(f, sup.workspaceRoot, hidden, signal);
   if (blind !== undefined)
     return {
-      output: `Code actions not shown for ${f.path}:${args.line}: ${blind}, and this workspace cannot keep that file from the server, so which fixes it offers could reveal the file's content.`,
+      output: `Code actions not shown for ${f.path}:${args.line}: ${blind.why}, ${blind.outside ? 'which this session may not read' : 'and this workspace cannot keep that file from the server'}, so which fixes it offers could reveal the file's content.`,
       exitCode: 0,
-      metadata: { actions: [], not_shown: blind },
+      metadata: { actions: [], not_shown: blind.why },
     };
   const head = `${answer.length} code action${answer.length === 1 ? '' : 's'} at ${f.path}:${args.line}`;
   const titled = (): string | undefined => {

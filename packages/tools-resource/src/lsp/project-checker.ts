@@ -1,11 +1,12 @@
 /**
  * `diagnostics "*"`: the project checkers (tsc --noEmit, pyright) of the workspace root. A checker's
  * lines about hidden files and files outside the workspace go; while its program reads a hidden
- * file (the files it lists, else every workspace file it could read) or a file outside the
- * workspace (the paths its configuration names, followed through the files it extends, then the
- * files it lists, else the links in the workspace leading out), every message is withheld. A
- * checker runs held to the call's read rules as the servers are (see `server-hold.ts`); where it
- * cannot be and it read a hidden file, none of its problems is shown.
+ * file (the files it lists, else every workspace file it could read), every message is withheld.
+ * While it reads a file outside the workspace (the paths its configuration names, followed
+ * through the files it extends, then the files it lists, else the links in the workspace leading
+ * out), none of its problems is shown, nor whether it found any: which lines carry an error could
+ * spell out that file's text. A checker runs held to the call's read rules as the servers are (see
+ * `server-hold.ts`); where it cannot be and it read a hidden file, none of its problems is shown.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { linkOutside } from './project-links.js';
 import type { ServerSpec } from './servers.js';
 import type { LspSupervisor } from './supervisor.js';
 import { withheldNote, withholdCheckerOutput } from './withheld.js';
-import { inPackage } from './workspace-paths.js';
+import { inPackage, realOrSelf } from './workspace-paths.js';
 
 /** What a checker's output shows at most. */
 const SHOWN_MAX = 20_000;
@@ -52,13 +53,19 @@ export async function projectDiagnostics(
     const launch = await sup.launch(cmd);
     const run = await runChecker(launch.command.command, launch.command.args, sup.workspaceRoot, signal);
     const split = spec.checkerFiles?.(run.output) ?? { problems: run.output };
-    const exposure = await checkerExposure(sup, spec, run, split.files, hidden, signal);
-    if (!launch.kept && exposure !== undefined) {
-      // It read a hidden file: which problems it reports, and whether any, could depend on it.
+    // It read a file outside the workspace, or a hidden file it could not be kept from: which
+    // problems it reports, and whether any (its exit code), could depend on that file.
+    const outside = await checkerExposure(sup, spec, run, split.files, NOTHING_HIDDEN, signal);
+    const exposure = outside ?? (await checkerExposure(sup, spec, run, split.files, hidden, signal));
+    if (outside !== undefined || (!launch.kept && exposure !== undefined)) {
+      const unkept =
+        outside === undefined
+          ? 'and this workspace cannot keep that file from the checker'
+          : 'which this session may not read';
       runs.push({
         server: spec.id,
         exit: null,
-        output: `(problems not shown: ${exposure}, and this workspace cannot keep that file from the checker, so whether it reports a problem could reveal the file's content)`,
+        output: `(problems not shown: ${exposure}, ${unkept}, so whether it reports a problem could reveal the file's content)`,
       });
       continue;
     }
@@ -115,11 +122,14 @@ async function checkerExposure(
 
 /**
  * The rule leaving a checker's lines out: those about a hidden file, and those about a file outside
- * the workspace (also through a link) that is not part of an installed package.
+ * the workspace (also through a link) that is not part of an installed package (by its real path:
+ * a `node_modules` link leading out to a folder of no package counts as outside).
  */
 function shownRule(sup: LspSupervisor, hidden: HiddenRule): HiddenRule {
   return async (abs) =>
-    sup.realInside(abs) === undefined && !inPackage(abs) && existsSync(abs) ? 'outside the workspace' : hidden(abs);
+    sup.realInside(abs) === undefined && !inPackage(realOrSelf(abs)) && existsSync(abs)
+      ? 'outside the workspace'
+      : hidden(abs);
 }
 
 function runChecker(command: string, args: readonly string[], cwd: string, signal: AbortSignal): Promise<CheckerRun> {

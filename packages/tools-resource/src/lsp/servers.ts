@@ -126,6 +126,23 @@ function fromTsDiagnostic(d: TsDiagnostic, syntactic: boolean): LspDiagnostic {
 }
 
 /**
+ * The options that keep `tsc -p` from writing any file, whatever the project's configuration (and
+ * the files it extends) sets: the command line overrides it. Without them a model-written
+ * tsconfig.json makes the checker write its build information (`incremental` or `composite` with
+ * `tsBuildInfoFile`, even under `--noEmit`) or a trace (`generateTrace`) to any path, outside the
+ * workspace or over `.git/config`. (`generateCpuProfile` is read from the command line only.)
+ */
+const TSC_WRITES_NOTHING: readonly string[] = Object.freeze([
+  '--noEmit',
+  '--incremental',
+  'false',
+  '--composite',
+  'false',
+  '--generateTrace',
+  'null',
+]);
+
+/**
  * `tsc --listFiles` output split into its problems and the files it lists (each an absolute
  * path alone on its line, after the problems).
  */
@@ -205,7 +222,10 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
       checker(root) {
         const tsc = npmBin('typescript', 'bin/tsc');
         if (tsc === undefined) return { missing: "the npm package 'typescript' does not resolve" };
-        return { command: process.execPath, args: [tsc, '--noEmit', '--pretty', 'false', '--listFiles', '-p', root] };
+        return {
+          command: process.execPath,
+          args: [tsc, ...TSC_WRITES_NOTHING, '--pretty', 'false', '--listFiles', '-p', root],
+        };
       },
       checkerFiles: tscListedFiles,
     },

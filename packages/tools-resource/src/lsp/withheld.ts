@@ -16,11 +16,14 @@ export function withheldNote(why: string, what = 'messages'): string {
 
 /**
  * The note for a file whose diagnostics are not shown at all (but for syntax errors): its server
- * read a hidden file (`why`, a sentence naming the rule) and could not be kept from it, so which
- * problems it reports, and whether any, could depend on that file's content.
+ * read a file outside the workspace (`outside`) or a hidden file it could not be kept from (`why`
+ * names it or the rule), so which problems it reports, and whether any, could depend on that
+ * file's content.
  */
-export function blindNote(path: string, why: string): string {
-  return `Diagnostics not shown for ${path} (but for syntax errors): ${why}, and this workspace cannot keep that file from the server, so whether it reports a problem could reveal the file's content.`;
+export function blindNote(path: string, why: string, outside = false): string {
+  return outside
+    ? `Diagnostics not shown for ${path} (but for syntax errors): ${why}, which this session may not read, so whether the server reports a problem could reveal that file's content.`
+    : `Diagnostics not shown for ${path} (but for syntax errors): ${why}, and this workspace cannot keep that file from the server, so whether it reports a problem could reveal the file's content.`;
 }
 
 /** The diagnostics with every message that could quote another file withheld. */
