@@ -133,7 +133,9 @@ describe('a3s code and MCP', () => {
     expect(h.screen.text.match(/\? allow /g)).toEqual(['? allow ']);
     expect(h.screen.text).toMatch(/\? allow mcp__t__destroy/);
     h.stdin.write('n\n');
-    await until(() => /allow\? \[y\/n\/a\] [\s\S]*completed[^\n]*\nstopped: a call was refused[^\n]*\n› $/.test(h.screen.text));
+    await until(() =>
+      /allow\? \[y\/n\/a\] [\s\S]*completed[^\n]*\nstopped: a call was refused[^\n]*\n› $/.test(h.screen.text),
+    );
     const before = h.screen.text.length;
     h.stdin.write('/mcp\n');
     await until(() => h.screen.text.slice(before).includes('ghost'));
