@@ -3,8 +3,7 @@
  * (`--vibe-tier <tier>=<model>`, `a3s serve`'s `session/open` `vibe.tiers`), checked before a
  * session opens so a mistake names the flag or field and what is allowed.
  */
-import { findConfigFile, loadCodeConfig, PROVIDER_NAMES, parseModelRef, type ProviderName } from '@a3s-code/core';
-import { closest } from './did-you-mean.js';
+import { findConfigFile, loadCodeConfig, parseModelRef } from '@a3s-code/core';
 import { UsageError } from './errors.js';
 
 /** The vibe tiers: `fast` for well-specified mechanical work, `good` for design, judgement and review. */
@@ -29,34 +28,9 @@ export function tierModelProblem(spec: string): string | undefined {
     parseModelRef(spec);
     return undefined;
   } catch (e) {
-    const problem = (e as Error).message.replace(/^(model configuration: )?model: /, '');
-    const close = closeModel(spec.trim());
-    return close === undefined ? problem : `${problem} (did you mean '${close}'?)`;
+    // The message names the model string it was probably meant to be, when there is one.
+    return (e as Error).message.replace(/^(model configuration: )?model: /, '');
   }
-}
-
-/** Providers whose models a bare model name usually is (`gpt-4o` → `openai/gpt-4o`). */
-const MODEL_FAMILIES: readonly (readonly [RegExp, string])[] = [
-  [/^(gpt-|o\d|chatgpt-)/i, 'openai'],
-  [/^claude-/i, 'anthropic'],
-  [/^deepseek-/i, 'deepseek'],
-];
-
-/**
- * The model string a malformed one most likely meant: a mistyped or miscapitalised provider
- * (`opnai/gpt-4o`, `OpenAI/gpt-4o`), or a model name without its provider (`gpt-4o`).
- */
-function closeModel(spec: string): string | undefined {
-  const slash = spec.indexOf('/');
-  if (slash === -1) {
-    const family = MODEL_FAMILIES.find(([re]) => re.test(spec))?.[1];
-    return family === undefined ? undefined : `${family}/${spec}`;
-  }
-  const provider = spec.slice(0, slash).trim().toLowerCase();
-  const model = spec.slice(slash + 1).trim();
-  if (model === '') return undefined;
-  const known = PROVIDER_NAMES.includes(provider as ProviderName) ? provider : closest(provider, PROVIDER_NAMES);
-  return known === undefined ? undefined : `${known}/${model}`;
 }
 
 /** Whether `name` is a vibe tier. */

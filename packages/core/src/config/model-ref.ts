@@ -5,6 +5,7 @@
  * `ModelResolver`), which provides one for every name.
  */
 import { ModelConfigurationError } from '../errors/model-errors.js';
+import { suggestKey } from './did-you-mean.js';
 
 const NAMES = [
   'openai',
@@ -24,6 +25,35 @@ export type ProviderName = (typeof NAMES)[number];
 
 /** Every provider name, for validation, messages and completions. */
 export const PROVIDER_NAMES: readonly ProviderName[] = Object.freeze([...NAMES]);
+
+/** Providers whose models a bare model name usually is (`gpt-4o` → `openai/gpt-4o`). */
+const MODEL_FAMILIES: readonly (readonly [RegExp, ProviderName])[] = [
+  [/^(gpt-|o\d|chatgpt-)/i, 'openai'],
+  [/^claude-/i, 'anthropic'],
+  [/^deepseek-/i, 'deepseek'],
+];
+
+/**
+ * ` (did you mean 'x'?)` for the model string a malformed one most likely meant, or `''`: a
+ * mistyped or miscapitalised provider (`opnai/gpt-4o`, `OpenAI/gpt-4o`), or a model name without
+ * its provider (`gpt-4o`).
+ */
+function meantModel(ref: string): string {
+  const spec = ref.trim();
+  const slash = spec.indexOf('/');
+  let close: string | undefined;
+  if (slash === -1) {
+    const family = MODEL_FAMILIES.find(([re]) => re.test(spec))?.[1];
+    close = family === undefined ? undefined : `${family}/${spec}`;
+  } else {
+    const provider = spec.slice(0, slash).trim();
+    const model = spec.slice(slash + 1).trim();
+    const lower = provider.toLowerCase();
+    const known = (PROVIDER_NAMES as readonly string[]).includes(lower) ? lower : suggestKey(provider, PROVIDER_NAMES);
+    close = model === '' || known === undefined ? undefined : `${known}/${model}`;
+  }
+  return close === undefined ? '' : ` (did you mean '${close}'?)`;
+}
 
 /**
  * Splits `provider/model` at the first `/` (model names may contain more). `key` names the
@@ -48,13 +78,13 @@ export function parseModelRef(ref: string, key = 'model'): { provider: ProviderN
   if (provider === '' || model === '') {
     throw new ModelConfigurationError(
       key,
-      `expected 'provider/model' with provider one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(ref)}`,
+      `expected 'provider/model' with provider one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(ref)}${meantModel(ref)}`,
     );
   }
   if (!(PROVIDER_NAMES as readonly string[]).includes(provider)) {
     throw new ModelConfigurationError(
       key,
-      `unknown provider ${JSON.stringify(provider)}; allowed: ${PROVIDER_NAMES.join(', ')}`,
+      `unknown provider ${JSON.stringify(provider)}${meantModel(ref)}; allowed: ${PROVIDER_NAMES.join(', ')}`,
     );
   }
   return { provider: provider as ProviderName, model };
