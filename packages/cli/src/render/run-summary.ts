@@ -22,9 +22,33 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
     line += style.yellow(
       "\nstopped: the model's answer reached its output-token limit and may end mid-sentence (raise `providers.<id>.maxOutputTokens` in a3s.config.json, or ask it to go on)",
     );
-  if (r.parked?.kind === 'confirm')
-    line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)} (${terminalText(r.parked.toolId)})`;
-  if (r.parked?.kind === 'question')
-    line += `\nparked: waiting for an answer to "${terminalText(r.parked.question)}" (${terminalText(r.parked.questionId)})`;
+  if (r.parked !== undefined) line += `\n${parkedLine(r.parked)}`;
   return line;
+}
+
+/** Where a run waits: `parked: waiting for confirmation of bash (b1)`, or for an answer to a question. */
+export function parkedLine(
+  parked:
+    | { readonly kind: 'confirm'; readonly toolName: string; readonly toolId: string }
+    | { readonly kind: 'question'; readonly question: string; readonly questionId: string },
+): string {
+  return parked.kind === 'confirm'
+    ? `parked: waiting for confirmation of ${terminalText(parked.toolName)} (${terminalText(parked.toolId)})`
+    : `parked: waiting for an answer to "${terminalText(parked.question)}" (${terminalText(parked.questionId)})`;
+}
+
+/**
+ * Where the run a session's log left open waits, from the session's view: its `parked:` line, and
+ * whether it waits for a confirmation; `undefined` when it waits for no answer.
+ */
+export function parkedInView(view: {
+  readonly pending_confirmation: { readonly call: { readonly id: string; readonly name: string } } | null;
+  readonly pending_question: { readonly question_id: string; readonly question: string } | null;
+}): { readonly line: string; readonly confirm: boolean } | undefined {
+  const { pending_confirmation: c, pending_question: q } = view;
+  if (c !== null)
+    return { line: parkedLine({ kind: 'confirm', toolName: c.call.name, toolId: c.call.id }), confirm: true };
+  if (q !== null)
+    return { line: parkedLine({ kind: 'question', question: q.question, questionId: q.question_id }), confirm: false };
+  return undefined;
 }
