@@ -157,8 +157,8 @@ export async function ignoredConfigFiles(dir: string): Promise<string[]> {
 
 /**
  * Loads a config: `pathOrDir` is a JSON file, or a folder searched for `a3s.config.json` then
- * `.a3s/config.json` (itself, then the folders above it in its git repository: see
- * {@link findConfigFile}; one found above reads as {@link loadWorkspaceConfig} says).
+ * `.a3s/config.json` in that folder itself (a session's workspace also looks above it: see
+ * {@link findConfigFile} and {@link loadWorkspaceConfig}).
  * A relative `scripted:<file>` model (`model`, `vibe.tiers.fast`, `vibe.tiers.good`) is resolved
  * against the config file's folder.
  * @throws SessionConfigurationError for invalid JSON (naming the file, line and column) or invalid
@@ -167,11 +167,7 @@ export async function ignoredConfigFiles(dir: string): Promise<string[]> {
  */
 export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
   const target = resolve(pathOrDir);
-  if (!(await isFile(target))) {
-    const found = await findConfigFile(target);
-    if (found !== undefined) return loadWorkspaceConfig(found, target);
-  }
-  const path = (await isFile(target)) ? target : undefined;
+  const path = (await isFile(target)) ? target : await configFileIn(target);
   if (path === undefined) {
     const kind = await stat(target).then(
       (st) => (st.isDirectory() ? 'folder' : 'other'),
