@@ -1,7 +1,13 @@
 /** The workspace's config file paths, checked before any command reads them. */
 import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { CONFIG_FILE_NAMES, findConfigFile, ignoredConfigFiles } from '@a3s-code/core';
+import { basename, join, resolve } from 'node:path';
+import {
+  CONFIG_FILE_NAMES,
+  configFolderOf,
+  findConfigFile,
+  ignoredConfigFiles,
+  workspaceFolders,
+} from '@a3s-code/core';
 import { UsageError } from './errors.js';
 import { shellWord } from './shell-quote.js';
 
@@ -33,13 +39,19 @@ export function danglingConfigLink(path: string): string | undefined {
  * @throws UsageError naming the path and what it must be.
  */
 export function checkConfigPaths(dir: string): void {
-  for (const name of CONFIG_FILE_NAMES) {
-    const path = join(dir, name);
-    const dangling = danglingConfigLink(path);
-    if (dangling !== undefined) throw new UsageError(dangling);
-    if (existsSync(path) && !statSync(path).isFile())
-      throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
-  }
+  // The folders above the workspace in its git repository are looked in for a config file too.
+  for (const folder of workspaceFolders(dir).reverse())
+    for (const name of CONFIG_FILE_NAMES) {
+      const path = join(folder, name);
+      const dangling = danglingConfigLink(path);
+      if (dangling !== undefined) throw new UsageError(dangling);
+      if (existsSync(path) && !statSync(path).isFile())
+        throw new UsageError(
+          `${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`,
+        );
+      // The nearest config file is the one read: the folders above it are not looked in.
+      if (existsSync(path)) return;
+    }
 }
 
 /**
@@ -54,4 +66,16 @@ export async function ignoredConfigWarnings(dir: string): Promise<string[]> {
     (path) =>
       `warning: ${path} is ignored, and none of its settings or permission rules (deny rules too) apply: ${used} is read instead (the first found of ${CONFIG_FILE_NAMES.join(', ')}); move what it holds into ${basename(used ?? '')} and remove it`,
   );
+}
+
+/**
+ * The notice that the workspace `dir` uses a config file of a folder above it (in its git
+ * repository), or `undefined` when it uses its own or none: which file is read is never left unsaid.
+ */
+export async function inheritedConfigNotice(dir: string): Promise<string | undefined> {
+  const file = await findConfigFile(dir);
+  if (file === undefined) return undefined;
+  const folder = configFolderOf(file);
+  if (folder === resolve(dir)) return undefined;
+  return `config: ${file} (the nearest config file above ${resolve(dir)} in its git repository); its path rules apply as written for ${folder}`;
 }

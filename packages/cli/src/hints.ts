@@ -173,11 +173,26 @@ export function hintsFor(command: string, e: unknown, context: HintContext = {})
     ];
   if (f.code === 'LLM_TRANSPORT' && preset !== undefined) {
     const local = !preset.keyRequired;
+    const setIt = `${preset.baseUrlEnv}, else "providers": { "${preset.name}": { "baseUrl": … } } in a3s.config.json`;
+    // A provider that needs a key got this far with one: trying a3s with no key is beside the point.
+    const offline = local ? [offlineHint(command)] : [];
+    const unknownHost = /\bENOTFOUND (\S+?)\).*; the base URL is (\S+)$/s.exec(message);
+    if (unknownHost !== null)
+      return [
+        `the host name ${unknownHost[1]} of the ${preset.name} base URL ${unknownHost[2]} does not resolve (no such host; a3s does not retry it): check its spelling, or point it at the server you mean (${setIt}; 'a3s models' shows which applies)`,
+        ...offline,
+      ];
+    const refusedAt = /\bECONNREFUSED\b.*; the base URL is (\S+)$/s.exec(message)?.[1];
+    if (refusedAt !== undefined)
+      return [
+        `nothing accepted the connection at ${refusedAt}, the ${preset.name} base URL: start the server there, or point it at the server you mean (${setIt}; 'a3s models' shows which applies)`,
+        ...offline,
+      ];
     return [
       local
-        ? `is the ${preset.name} server running? Its URL: ${preset.baseUrlEnv}, else "providers": { "${preset.name}": { "baseUrl": … } } in a3s.config.json${preset.defaultBaseUrl === undefined ? '' : `, else ${preset.defaultBaseUrl}`} ('a3s models' shows which applies)`
+        ? `is the ${preset.name} server running? Its URL: ${setIt}${preset.defaultBaseUrl === undefined ? '' : `, else ${preset.defaultBaseUrl}`} ('a3s models' shows which applies)`
         : `check the network connection to ${preset.name} (${preset.baseUrlEnv} or "providers": { "${preset.name}": { "baseUrl": … } } changes its URL)`,
-      offlineHint(command),
+      ...offline,
     ];
   }
   // The config file is there but cannot be read: making the workspace writable would not help.

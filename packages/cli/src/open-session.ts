@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
 import { findConfigFile, loadCodeConfig, terminalText, type WorkflowProgressEvent } from '@a3s-code/core';
 import { checkModelFlag, type SessionFlags } from './args.js';
-import { checkConfigPaths, ignoredConfigWarnings } from './config-path.js';
+import { checkConfigPaths, ignoredConfigWarnings, inheritedConfigNotice } from './config-path.js';
 import { EXIT, UsageError } from './errors.js';
 import { exitWith } from './exit-with.js';
 import { ownOutputNotes } from './own-output-note.js';
@@ -92,7 +92,11 @@ export async function agentFor(
   checkConfigPaths(flags.cwd);
   const ignored = flags.ignoreWorkspaceConfig === true;
   const warn = flags.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  if (!ignored) for (const line of await ignoredConfigWarnings(flags.cwd)) warn(line);
+  if (!ignored) {
+    const inherited = await inheritedConfigNotice(flags.cwd);
+    if (inherited !== undefined) warn(inherited);
+    for (const line of await ignoredConfigWarnings(flags.cwd)) warn(line);
+  }
   if (flags.trustWorkspace !== undefined && !ignored) {
     const warning = await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model, uses);
     if (warning !== undefined) warn(warning);

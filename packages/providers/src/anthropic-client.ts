@@ -238,6 +238,7 @@ export class AnthropicClient implements LlmClient {
         images: imagesIn(request),
         model: this.model,
         endpoint: endpointDisplay(o.base, path),
+        baseUrl: o.base.display,
         apiKey: {
           sent: Object.keys(headers).some((h) => /^(authorization|x-api-key|api-key)$/i.test(h)),
           ...(o.apiKeySource === undefined ? {} : { source: o.apiKeySource }),

@@ -258,6 +258,7 @@ export class OpenAICompatibleClient implements LlmClient {
         images: imagesIn(request),
         model: this.model,
         endpoint: endpointDisplay(o.base, '/chat/completions'),
+        baseUrl: o.base.display,
         apiKey: {
           sent: Object.keys(headers).some((h) => /^(authorization|x-api-key|api-key)$/i.test(h)),
           ...(o.apiKeySource === undefined ? {} : { source: o.apiKeySource }),

@@ -39,6 +39,8 @@ export interface ErrorContext {
   readonly model?: string;
   /** The endpoint called, for display (secrets in its query shown as `[REDACTED]`). */
   readonly endpoint?: string;
+  /** The base URL the endpoint is under, for display (as {@link endpoint}): a refused connection names it. */
+  readonly baseUrl?: string;
   /** Whether an API key was sent, and where it came from: a 401/403 says so. */
   readonly apiKey?: { readonly sent: boolean; readonly source?: string };
 }
@@ -184,10 +186,70 @@ export function errorFromFailure(
     return new LlmError('timeout', `${ctx.provider}: ${what} timed out${timeoutNote ? ` (${timeoutNote})` : ''}`, {
       provider: ctx.provider,
     });
-  return new LlmError('transport', `${ctx.provider}: ${what} failed: ${message}`, {
+  const failure = systemFailure(e);
+  const permanent = failure.code !== undefined ? isPermanentCode(failure.code) : failure.any && onBadPort(ctx);
+  // A connection nobody accepted, or a host name that does not resolve, names the base URL it was
+  // for, so the person sees what to change.
+  const named = failure.code === 'ECONNREFUSED' || failure.code === 'ENOTFOUND';
+  const where = named && ctx.baseUrl !== undefined ? `; the base URL is ${ctx.baseUrl}` : '';
+  return new LlmError('transport', `${ctx.provider}: ${what} failed: ${message}${where}`, {
     provider: ctx.provider,
+    ...(permanent ? { permanent: true } : {}),
     cause: new Error(message),
   });
+}
+
+/**
+ * The system error code of a fetch failure (`ENOTFOUND`, `ECONNREFUSED`, `ERR_INVALID_URL`,
+ * `CERT_HAS_EXPIRED`, …: on the error or its `cause`), and whether it is a fetch failure with a
+ * cause at all (`any`; fetch's refusal of a port carries a cause with no code).
+ */
+function systemFailure(e: unknown): { readonly code: string | undefined; readonly any: boolean } {
+  const codeOf = (v: unknown): string | undefined => {
+    const code = (v as { code?: unknown } | null | undefined)?.code;
+    return typeof code === 'string' ? code : undefined;
+  };
+  const cause = (e as { cause?: unknown } | null | undefined)?.cause;
+  return { code: codeOf(cause) ?? codeOf(e), any: cause instanceof Error };
+}
+
+/**
+ * Codes of failures the same request meets again however often it is tried: the host name does
+ * not resolve (`ENOTFOUND`: NXDOMAIN; a failing resolver is `EAI_AGAIN`, which may pass), the URL
+ * is not one, or the server's certificate is refused (expired, self-signed, for another name).
+ */
+function isPermanentCode(code: string): boolean {
+  return (
+    code === 'ENOTFOUND' ||
+    code === 'ERR_INVALID_URL' ||
+    code === 'ERR_TLS_CERT_ALTNAME_INVALID' ||
+    /^(?:CERT_|UNABLE_TO_(?:GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE|DECRYPT_CERT_SIGNATURE)|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|ERR_SSL_)/.test(
+      code,
+    )
+  );
+}
+
+/**
+ * The ports the Fetch standard blocks ("bad ports": those of other protocols). fetch refuses a URL
+ * on one before connecting, with a cause that has no system code.
+ */
+const BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110,
+  111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532,
+  540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061,
+  6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** Whether the call's URL is on a port fetch never calls (see {@link BAD_PORTS}). */
+function onBadPort(ctx: ErrorContext): boolean {
+  const url = ctx.endpoint ?? ctx.baseUrl;
+  if (url === undefined) return false;
+  try {
+    const port = new URL(url).port;
+    return port !== '' && BAD_PORTS.has(Number(port));
+  } catch {
+    return false;
+  }
 }
 
 function causeMessage(e: Error): string {

@@ -78,6 +78,7 @@ function withCapNamed(error: LlmError, maxDelayMs: number): LlmError {
       ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
       ...(error.providerCode === undefined ? {} : { providerCode: error.providerCode }),
       ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
+      ...(error.permanent ? { permanent: true } : {}),
       cause: error.cause ?? error,
     },
   );
@@ -91,6 +92,7 @@ function afterRetries(error: LlmError, attempts: number): LlmError {
     ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     ...(error.providerCode === undefined ? {} : { providerCode: error.providerCode }),
     attempts,
+    ...(error.permanent ? { permanent: true } : {}),
     cause: error.cause ?? error,
   });
 }

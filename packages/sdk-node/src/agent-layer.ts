@@ -1,7 +1,8 @@
 /**
  * The configuration a session starts from, per workspace folder: the SDK's defaults (the file
  * session store), then the folder's config file (`a3s.config.json` or `.a3s/config.json`, found
- * with core's `findConfigFile`) unless the agent was created from a file or with
+ * with core's `findConfigFile`, in a git repository in a folder above too, its rules then anchored
+ * at its own folder) unless the agent was created from a file or with
  * `workspaceConfig: false`, then the agent's own configuration. Each distinct file gets one core
  * `Agent` and one agent-global MCP manager, built on first use and kept for the agent's life.
  * Unless the agent trusts the folders (`workspaceConfig: true`), a file that needs trust (see
@@ -9,13 +10,15 @@
  * on a folder whose `.a3s/agents` files name their own model (see {@link folderAgentNeeds}), also
  * with `workspaceConfig: false`.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   Agent as CoreAgent,
+  configFolderOf,
   findConfigFile,
   loadCodeConfig,
   mergeLayers,
   normalizeLayer,
+  rebaseConfig,
   type CodeConfig,
   WORKSPACE_AGENT_DIR,
 } from '@a3s-code/core';
@@ -100,10 +103,12 @@ export class AgentLayers {
     // A session racing `agent.close()` must not start the global MCP servers again.
     if (this.#closed) throw new AgentClosedError();
     const file = this.#mode === 'off' ? undefined : await findConfigFile(root);
-    const key = file ?? '';
+    // A file found in a folder above `root` is read with its rules anchored at its own folder.
+    const above = file !== undefined && configFolderOf(file) !== resolve(root);
+    const key = file === undefined ? '' : above ? `${file}\0above` : file;
     let layer = this.#layers.get(key);
     if (layer === undefined) {
-      const building = this.#build(file);
+      const building = this.#build(file, above);
       this.#layers.set(key, building);
       // A failed or refused file is read again by the next session (it may have been mended).
       const forget = () => this.#layers.get(key) === building && this.#layers.delete(key);
@@ -140,13 +145,14 @@ export class AgentLayers {
     );
   }
 
-  async #build(file: string | undefined): Promise<AgentLayer | Refused> {
+  async #build(file: string | undefined, above: boolean): Promise<AgentLayer | Refused> {
     let merged = normalizeLayer(SDK_DEFAULTS, 'SDK defaults');
     let fileModel: string | undefined;
     let fileVibe: CodeConfig['vibe'];
     let modelNeed: string | undefined;
     if (file !== undefined) {
-      const loaded = await loadCodeConfig(file);
+      const read = await loadCodeConfig(file);
+      const loaded = above ? rebaseConfig(read, configFolderOf(file), file) : read;
       const { model, vibe, ...fromFile } = loaded;
       // A file with a mistake is reported as such (naming the key) before its trust is weighed.
       validateMcpServers(fromFile.mcpServers, file);

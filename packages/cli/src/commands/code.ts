@@ -11,6 +11,7 @@ import { attachmentFor } from '../attachments.js';
 import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
+import { resumeStart } from '../interactive/resume-start.js';
 import { RunInput, type UndeliveredSteer } from '../interactive/run-input.js';
 import { attachmentPath, slashProblem, toggleVibe } from '../interactive/slash.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
@@ -306,10 +307,9 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         `reopened saved session ${terminalText(preset.resume)} (${session.state.view.messages.length} message(s))\n`,
       ),
     );
-  const folded = session.state.view.run;
-  if ((sessionId !== undefined || preset.resume !== undefined) && folded.status === 'running') {
-    chrome.write(cs.dim(`continuing run ${folded.run_id ?? ''}…\n`));
-    await guarded(resumed);
+  if ((sessionId !== undefined || preset.resume !== undefined) && session.state.view.run.status === 'running') {
+    if ((await resumeStart(session, reader, io, chrome, cs, flags)) === 'parked') exitCode = EXIT.parked;
+    else await guarded(resumed);
   }
 
   try {

@@ -18,6 +18,8 @@ export class LineReader {
   readonly #output: Out;
   readonly #waiters: Waiter[] = [];
   readonly #buffered: string[] = [];
+  /** Told when a line is kept for the next read or the input ends (see {@link atEnd}). */
+  readonly #watchers: (() => void)[] = [];
   #closed = false;
   /** Receives a line nobody waited for; return `true` when it was used (otherwise it is kept for the next read). */
   onIdleLine: ((line: string) => boolean) | undefined;
@@ -36,7 +38,10 @@ export class LineReader {
         // A terminal shows what was typed; a pipe's line is shown after the prompt it answers.
         if (!terminal) this.#output.write(`${line}\n`);
         w.resolve(line);
-      } else if (!this.onIdleLine?.(line)) this.#buffered.push(line);
+      } else if (!this.onIdleLine?.(line)) {
+        this.#buffered.push(line);
+        for (const w of this.#watchers.splice(0)) w();
+      }
     });
     // The terminal went away (its window closed; SIGHUP follows and ends the run): reading it, and
     // turning raw mode off as readline closes, fail with EIO. That is the end of the input, not a
@@ -51,6 +56,7 @@ export class LineReader {
     this.#rl.on('close', () => {
       this.#closed = true;
       for (const w of this.#waiters.splice(0)) w.resolve(null);
+      for (const w of this.#watchers.splice(0)) w();
     });
   }
 
@@ -96,6 +102,17 @@ export class LineReader {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.push(waiter);
     });
+  }
+
+  /**
+   * Resolves once it is known whether a `read` would find a line: `false` as soon as one is there
+   * to read, `true` when the input ended with none. Reads nothing itself; on a terminal it waits
+   * for a line (or Ctrl-D).
+   */
+  atEnd(): Promise<boolean> {
+    if (this.#buffered.length > 0) return Promise.resolve(false);
+    if (this.#closed) return Promise.resolve(true);
+    return new Promise((resolve) => this.#watchers.push(() => resolve(this.#buffered.length === 0 && this.#closed)));
   }
 
   /** Ends input: pending reads resolve with `null`. */

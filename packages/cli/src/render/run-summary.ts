@@ -27,11 +27,49 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
     line += style.yellow(
       '\nstopped: a call was refused when it was asked for, which ends the turn (the calls after it did not run); say what to do instead',
     );
-  if (r.parked?.kind === 'confirm') {
-    const what = argSummary(r.parked.args);
-    line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)}${what === '' ? '' : ` ${terminalText(what)}`} (${terminalText(r.parked.toolId)})`;
-  }
-  if (r.parked?.kind === 'question')
-    line += `\nparked: waiting for an answer to "${terminalText(r.parked.question)}" (${terminalText(r.parked.questionId)})`;
+  if (r.parked !== undefined) line += `\n${parkedLine(r.parked)}`;
   return line;
+}
+
+/** Where a run waits: `parked: waiting for confirmation of bash rm -rf build (b1)`, or for an answer to a question. */
+export function parkedLine(
+  parked:
+    | {
+        readonly kind: 'confirm';
+        readonly toolName: string;
+        readonly toolId: string;
+        readonly args?: Readonly<Record<string, unknown>>;
+      }
+    | { readonly kind: 'question'; readonly question: string; readonly questionId: string },
+): string {
+  if (parked.kind === 'question')
+    return `parked: waiting for an answer to "${terminalText(parked.question)}" (${terminalText(parked.questionId)})`;
+  const what = parked.args === undefined ? '' : argSummary(parked.args);
+  return `parked: waiting for confirmation of ${terminalText(parked.toolName)}${what === '' ? '' : ` ${terminalText(what)}`} (${terminalText(parked.toolId)})`;
+}
+
+/**
+ * Where the run a session's log left open waits, from the session's view: its `parked:` line, and
+ * whether it waits for a confirmation; `undefined` when it waits for no answer.
+ */
+export function parkedInView(view: {
+  readonly pending_confirmation: {
+    readonly call: { readonly id: string; readonly name: string; readonly args?: Readonly<Record<string, unknown>> };
+  } | null;
+  readonly pending_question: { readonly question_id: string; readonly question: string } | null;
+}): { readonly line: string; readonly confirm: boolean } | undefined {
+  const { pending_confirmation: c, pending_question: q } = view;
+  if (c !== null)
+    return {
+      line: parkedLine({
+        kind: 'confirm',
+        toolName: c.call.name,
+        toolId: c.call.id,
+        ...(c.call.args === undefined ? {} : { args: c.call.args }),
+      }),
+      confirm: true,
+    };
+  if (q !== null)
+    return { line: parkedLine({ kind: 'question', question: q.question, questionId: q.question_id }), confirm: false };
+  return undefined;
 }

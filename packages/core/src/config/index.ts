@@ -13,6 +13,9 @@ export {
   findConfigFile,
   ignoredConfigFiles,
   loadCodeConfig,
+  loadWorkspaceConfig,
   parseCodeConfig,
 } from './load-config.js';
+export { rebaseConfig } from './rebase-config.js';
+export { configFolderOf, workspaceFolders } from './workspace-folders.js';
 export { mergeLayers, mergePermissions, mergeVibe, normalizeLayer, type NormalizedLayer } from './merge-config.js';

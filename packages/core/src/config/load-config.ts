@@ -13,7 +13,9 @@ import { configError, deepestIssue, issuePath, joinPath } from './config-error.j
 import { jsonPathPosition } from './json-locate.js';
 import { getCodeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
 import { jsonSyntaxError } from './json-syntax.js';
+import { rebaseConfig } from './rebase-config.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
+import { configFolderOf, workspaceFolders } from './workspace-folders.js';
 
 /** Config file names looked for in a workspace folder, in order. */
 export const CONFIG_FILE_NAMES: readonly string[] = Object.freeze(['a3s.config.json', '.a3s/config.json']);
@@ -101,8 +103,22 @@ function anchorScriptedModels(config: CodeConfig, path: string): CodeConfig {
   };
 }
 
-/** The config file of a workspace folder, or `undefined` when it has none. */
+/**
+ * The config file of a workspace folder, or `undefined` when it has none: the folder's own, else,
+ * in a git repository, the nearest one in a folder above it up to the repository's root (never
+ * above it, nor above the home folder; see {@link workspaceFolders}). The rules of one found above
+ * are relative to its own folder ({@link configFolderOf}): {@link loadWorkspaceConfig} reads it so.
+ */
 export async function findConfigFile(dir: string): Promise<string | undefined> {
+  for (const folder of workspaceFolders(dir).reverse()) {
+    const found = await configFileIn(folder);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The config file in `dir` itself, or `undefined`. */
+async function configFileIn(dir: string): Promise<string | undefined> {
   for (const name of CONFIG_FILE_NAMES) {
     const path = resolve(dir, name);
     if (await isFile(path)) return path;
@@ -111,14 +127,29 @@ export async function findConfigFile(dir: string): Promise<string | undefined> {
 }
 
 /**
+ * The config `file` as it applies to a session in the folder `dir`: as written when `dir` is the
+ * file's folder, else (a file found above `dir` by {@link findConfigFile}) with its path rules and
+ * folders anchored at its own folder (see `rebaseConfig`).
+ * @throws SessionConfigurationError as {@link loadCodeConfig} does, and for a rule that cannot be
+ *   carried over to a subfolder with its meaning (naming the rule and the file).
+ */
+export async function loadWorkspaceConfig(file: string, dir: string): Promise<CodeConfig> {
+  const config = await loadCodeConfig(file);
+  const folder = configFolderOf(file);
+  return folder === resolve(dir) ? config : rebaseConfig(config, folder, file);
+}
+
+/**
  * The config files of a workspace folder that are never read: the first of
  * {@link CONFIG_FILE_NAMES} found is its config file, and the others there are ignored, settings
  * and permission rules (deny rules included) alike. A host warns about them; empty when none.
  */
 export async function ignoredConfigFiles(dir: string): Promise<string[]> {
+  const used = await findConfigFile(dir);
+  const folder = used === undefined ? dir : configFolderOf(used);
   const found: string[] = [];
   for (const name of CONFIG_FILE_NAMES) {
-    const path = resolve(dir, name);
+    const path = resolve(folder, name);
     if (await isFile(path)) found.push(path);
   }
   return found.slice(1);
@@ -126,7 +157,8 @@ export async function ignoredConfigFiles(dir: string): Promise<string[]> {
 
 /**
  * Loads a config: `pathOrDir` is a JSON file, or a folder searched for `a3s.config.json` then
- * `.a3s/config.json`.
+ * `.a3s/config.json` in that folder itself (a session's workspace also looks above it: see
+ * {@link findConfigFile} and {@link loadWorkspaceConfig}).
  * A relative `scripted:<file>` model (`model`, `vibe.tiers.fast`, `vibe.tiers.good`) is resolved
  * against the config file's folder.
  * @throws SessionConfigurationError for invalid JSON (naming the file, line and column) or invalid
@@ -135,7 +167,7 @@ export async function ignoredConfigFiles(dir: string): Promise<string[]> {
  */
 export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
   const target = resolve(pathOrDir);
-  const path = (await isFile(target)) ? target : await findConfigFile(target);
+  const path = (await isFile(target)) ? target : await configFileIn(target);
   if (path === undefined) {
     const kind = await stat(target).then(
       (st) => (st.isDirectory() ? 'folder' : 'other'),

@@ -36,6 +36,11 @@ export interface LlmErrorOptions {
   readonly providerCode?: string;
   /** Requests the client made for this call before giving up, when it retried (2 or more). */
   readonly attempts?: number;
+  /**
+   * The failure cannot get better by trying the same request again (a host name that does not
+   * resolve, a port fetch never calls, a certificate refused): never retried, whatever its kind.
+   */
+  readonly permanent?: boolean;
   readonly cause?: unknown;
 }
 
@@ -53,6 +58,8 @@ export class LlmError extends A3sError {
    * a caller that retries too should then not multiply the attempts.
    */
   readonly attempts: number | undefined;
+  /** True when trying again cannot help (see {@link LlmErrorOptions.permanent}). */
+  readonly permanent: boolean;
 
   constructor(kind: LlmErrorKind, message: string, options: LlmErrorOptions = {}) {
     super(kind === 'cancelled' ? 'CANCELLED' : `LLM_${kind.toUpperCase()}`, message, {
@@ -64,6 +71,7 @@ export class LlmError extends A3sError {
         retry_after_ms: options.retryAfterMs,
         provider_code: options.providerCode,
         ...(options.attempts === undefined ? {} : { attempts: options.attempts }),
+        ...(options.permanent === true ? { permanent: true } : {}),
       },
     });
     this.kind = kind;
@@ -72,14 +80,16 @@ export class LlmError extends A3sError {
     this.retryAfterMs = options.retryAfterMs;
     this.providerCode = options.providerCode;
     this.attempts = options.attempts;
+    this.permanent = options.permanent === true;
   }
 
   /**
    * True when trying the same request again may succeed (transport, rate limit, timeout, 5xx); not
-   * for a used-up quota (`insufficient_quota`), which comes as a rate limit but is a billing state.
+   * for a used-up quota (`insufficient_quota`), which comes as a rate limit but is a billing state,
+   * nor for a {@link permanent} failure.
    */
   get retryable(): boolean {
-    if (this.providerCode === 'insufficient_quota') return false;
+    if (this.permanent || this.providerCode === 'insufficient_quota') return false;
     return RETRYABLE.has(this.kind) || (this.kind === 'status' && this.status !== undefined && this.status >= 500);
   }
 

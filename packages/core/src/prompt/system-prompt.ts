@@ -5,9 +5,10 @@
  * only from the registry.
  */
 import { fstatSync, readSync, realpathSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { notInside, withRegularFileSync } from '../config/regular-file.js';
+import { workspaceFolders } from '../config/workspace-folders.js';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
 
 /** Workspace files read as instructions, in this order. */
@@ -36,7 +37,8 @@ export interface PromptInputs {
 }
 
 /**
- * Reads the workspace's instruction files that exist (AGENTS.md, .a3s/instructions.md). A file
+ * Reads the workspace's instruction files that exist (AGENTS.md, .a3s/instructions.md), in a git
+ * repository those of each folder from its root down to `dir` too (see `workspaceFolders`). A file
  * the workspace brings is read only when it is a regular file inside the workspace, and never past
  * {@link MAX_INSTRUCTION_BYTES}: a checked-in link to a file elsewhere (a credentials file, which
  * would go to the model's provider in the prompt, or `/dev/zero`), a FIFO or a device is not read,
@@ -55,16 +57,38 @@ export async function loadWorkspaceInstructions(
 /** The same as {@link loadWorkspaceInstructions}, synchronously (for `agent.sessionSync`). */
 export function loadWorkspaceInstructionsSync(dir: string, policy?: PermissionPolicy): WorkspaceInstruction[] {
   const out: WorkspaceInstruction[] = [];
-  for (const path of INSTRUCTION_FILES) {
-    const found = readInstructionFile(dir, path, policy);
-    if (found !== undefined) out.push(found);
+  const session = resolve(dir);
+  // In a git repository, the folders above the session's up to its root hold the project's
+  // instructions too: read from the root down, the session folder's own last.
+  for (const folder of workspaceFolders(session)) {
+    const above = folder !== session;
+    for (const name of INSTRUCTION_FILES) {
+      const found = readInstructionFile(
+        folder,
+        name,
+        above ? relative(session, join(folder, name)) : name,
+        above,
+        policy,
+      );
+      if (found !== undefined) out.push(found);
+    }
   }
   return out;
 }
 
-/** The instruction file `path` of the workspace `dir`, a note when it may not be read, or undefined when absent. */
-function readInstructionFile(dir: string, path: string, policy?: PermissionPolicy): WorkspaceInstruction | undefined {
-  const file = join(dir, path);
+/**
+ * The instruction file `name` of the folder `dir` (named `path` in the prompt), a note when it may
+ * not be read, or undefined when absent. `above`: `dir` is a folder above the session's, whose
+ * file the rules see by its absolute path.
+ */
+function readInstructionFile(
+  dir: string,
+  name: string,
+  path: string,
+  above: boolean,
+  policy?: PermissionPolicy,
+): WorkspaceInstruction | undefined {
+  const file = join(dir, name);
   let real: string;
   try {
     real = realpathSync(file);
@@ -78,8 +102,9 @@ function readInstructionFile(dir: string, path: string, policy?: PermissionPolic
   } catch {
     return undefined;
   }
-  if (notInside(root, real)) return notRead(path, 'it is a link to a file outside the workspace');
-  const kept = keptBy(policy, [path, relative(root, real)]);
+  if (notInside(root, real))
+    return notRead(path, `it is a link to a file outside the ${above ? 'folder it is in' : 'workspace'}`);
+  const kept = keptBy(policy, above ? [file, real] : [path, relative(root, real)]);
   if (kept !== undefined) return notRead(path, `the read rules keep it (${kept})`);
   const holds = policy !== undefined && (policy.hasReadDenyRules || policy.hasReadAskRules);
   try {
