@@ -140,4 +140,34 @@ describe('language servers on PATH', () => {
     const next = await h.write('src/main.rs', 'fn main() { }\nBROKEN\n');
     expect(next.output).toContain('broken line 2');
   }, 30_000);
+
+  it('gopls runs the go command with the local toolchain and no module downloads, whatever the host sets', async () => {
+    const bin = join(scratch, 'bin-gopls');
+    mkdirSync(bin, { recursive: true });
+    const seen = join(scratch, 'gopls-env.txt');
+    const server = fileURLToPath(new URL('./fixtures/answering-lsp-server.mjs', import.meta.url));
+    writeFileSync(
+      join(bin, 'gopls'),
+      `#!/bin/sh\nif [ "$1" = version ]; then echo 'gopls v0.0.0 (stand-in)'; exit 0; fi\necho "$GOTOOLCHAIN $GOPROXY" > '${seen}'\nexec '${process.execPath}' '${server}'\n`,
+    );
+    chmodSync(join(bin, 'gopls'), 0o755);
+    process.env.PATH = `${bin}:${savedPath}`;
+    const saved = { GOTOOLCHAIN: process.env.GOTOOLCHAIN, GOPROXY: process.env.GOPROXY };
+    process.env.GOTOOLCHAIN = 'auto';
+    process.env.GOPROXY = 'https://proxy.golang.org';
+    try {
+      h = lspHarness('lsp-go');
+      await h.ask({ operation: 'symbols', file: 'main.go' });
+      const env = await until(
+        async () => (existsSync(seen) ? readFileSync(seen, 'utf8').trim() : ''),
+        (v) => v !== '',
+        10_000,
+      );
+      expect(env).toBe('local off');
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+  }, 30_000);
 });

@@ -84,7 +84,7 @@ export function pathServer(
   args: readonly string[],
   versionArgs: readonly string[],
   versioned = false,
-  settings: Pick<ServerCommand, 'initializationOptions' | 'configuration'> = {},
+  settings: Pick<ServerCommand, 'initializationOptions' | 'configuration' | 'env'> = {},
 ): () => Resolution {
   return () => {
     const found = versioned ? onPathVersioned(program) : onPath(program);

@@ -126,6 +126,12 @@ function fromTsDiagnostic(d: TsDiagnostic, syntactic: boolean): LspDiagnostic {
 }
 
 /**
+ * The go command's settings under gopls: the local toolchain only, and no module downloads (a
+ * project's modules come from the module cache; `go mod download` fetches them).
+ */
+const GO_NO_DOWNLOADS: Readonly<Record<string, string>> = Object.freeze({ GOTOOLCHAIN: 'local', GOPROXY: 'off' });
+
+/**
  * The options that keep `tsc -p` from writing any file, whatever the project's configuration (and
  * the files it extends) sets: the command line overrides it. Without them a model-written
  * tsconfig.json makes the checker write its build information (`incremental` or `composite` with
@@ -255,7 +261,9 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
       extensions: ['.go'],
       rootMarkers: ['go.mod', 'go.work'],
       languageId: () => 'go',
-      resolve: pathServer('gopls', [], ['version']),
+      // The go command gopls runs fetches nothing a model-written go.mod names: no toolchain
+      // (which it would then run) and no module into the module cache outside the workspace.
+      resolve: pathServer('gopls', [], ['version'], false, { env: GO_NO_DOWNLOADS }),
       // A package's Go, assembly and cgo files are every such file of its folder.
       foundReads: ['.go', '.s', '.c', '.h', '.cc', '.cpp', '.cxx', '.hh', '.hpp', '.hxx'],
     },
