@@ -9,7 +9,7 @@ import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/index.js';
 import { toolResults } from './kit.js';
-import { call, DENY, workspace } from './read-deny-kit.js';
+import { call, DENY, workspace, replacements } from './read-deny-kit.js';
 
 const CAN_HIDE = process.platform === 'linux';
 const NEW_SECRET = 'ROTATED_TOKEN=swordfish-77d2';
@@ -18,22 +18,7 @@ const cell = (id: string, code: string) =>
   call(id, 'eval', { code, language: 'python', description: 'look at the environment file' });
 
 describe.skipIf(!CAN_HIDE)('an eval kernel and a denied file replaced while it lives', () => {
-  it.each([
-    [
-      'renamed over it (an editor saving)',
-      (dir: string) => {
-        writeFileSync(join(dir, '.env.new'), `${NEW_SECRET}\n`);
-        renameSync(join(dir, '.env.new'), join(dir, '.env'));
-      },
-    ],
-    [
-      'removed and written again',
-      (dir: string) => {
-        rmSync(join(dir, '.env'));
-        writeFileSync(join(dir, '.env'), `${NEW_SECRET}\n`);
-      },
-    ],
-  ])('PERM-02: %s: the next cell cannot read it either', async (_label, replace) => {
+  it.each(replacements(NEW_SECRET))('PERM-02: %s: the next cell cannot read it either', async (_label, replace) => {
     const dir = workspace();
     const model = new ScriptedLlmClient([
       cell(

@@ -2,7 +2,7 @@
 // (with links to both), a scripted session run that keeps every streamed event, and the check
 // that the secret reached no tool result, event or fact log.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
@@ -87,4 +87,27 @@ export function debugProject(dir: string, program: string, source: string): void
   writeFileSync(join(dir, program), source);
   mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
   symlinkSync('/usr/bin/python3', join(dir, '.venv', 'bin', 'python'));
+}
+
+/**
+ * The ways a denied `.env` is replaced while a process that was kept from it lives, for `it.each`:
+ * renamed over it (an editor saving) and removed and written again (which can reuse the inode).
+ */
+export function replacements(secret: string): [string, (dir: string) => void][] {
+  return [
+    [
+      'renamed over it (an editor saving)',
+      (dir) => {
+        writeFileSync(join(dir, '.env.new'), `${secret}\n`);
+        renameSync(join(dir, '.env.new'), join(dir, '.env'));
+      },
+    ],
+    [
+      'removed and written again',
+      (dir) => {
+        rmSync(join(dir, '.env'));
+        writeFileSync(join(dir, '.env'), `${secret}\n`);
+      },
+    ],
+  ];
 }
