@@ -68,7 +68,7 @@ export function compileGitRule(pattern: string): GitRuleMatcher {
  * allow rule (`all`) when it matches one spelling whole.
  */
 export function gitRuleMatches(matcher: GitRuleMatcher, args: unknown, mode: 'any' | 'all'): boolean {
-  const lines = gitCallWords(args).map((words) => ['git', ...words].join(' ').normalize('NFC'));
+  const lines = gitCallWords(args, mode).map((words) => ['git', ...words].join(' ').normalize('NFC'));
   if (mode === 'all') return lines.some((line) => globMustMatch(matcher.automaton, line));
   return lines.some(
     (line) =>
@@ -83,7 +83,7 @@ export function gitRuleMatches(matcher: GitRuleMatcher, args: unknown, mode: 'an
  * rules judge of the tool's calls.
  */
 export function gitToolCommandLines(args: unknown): string[] {
-  return gitCallWords(args).map((words) => ['git', ...words.map(shellWord)].join(' '));
+  return gitCallWords(args, 'any').map((words) => ['git', ...words.map(shellWord)].join(' '));
 }
 
 function shellWord(word: string): string {
@@ -103,7 +103,9 @@ function spellings(parts: readonly (readonly (readonly string[])[])[]): string[]
 }
 
 // The words of a call, in each spelling git accepts for the same command (options in either order).
-function gitCallWords(value: unknown): string[][] {
+// For deny and ask rules (`any`) a stash pop or drop of any index is also `stash pop` or `stash
+// drop` with no index, and a pop is also the drop it ends with: `Git(stash drop)` covers every drop.
+function gitCallWords(value: unknown, mode: 'any' | 'all'): string[][] {
   if (typeof value !== 'object' || value === null) return [];
   const args = value as Record<string, unknown>;
   const ref = text(args, 'ref');
@@ -144,8 +146,9 @@ function gitCallWords(value: unknown): string[][] {
         return [['stash', 'push'], ['stash']].flatMap((head) => options.map((o) => [...head, ...o]));
       }
       const index = typeof args.index === 'number' ? args.index : 0;
-      const forms = [[`stash@{${index}}`], [String(index)], ...(index === 0 ? [[]] : [])];
-      return forms.map((f) => ['stash', action, ...f]);
+      const forms = [[`stash@{${index}}`], [String(index)], ...(index === 0 || mode === 'any' ? [[]] : [])];
+      const actions = mode === 'any' && action === 'pop' ? ['pop', 'drop'] : [action];
+      return actions.flatMap((a) => forms.map((f) => ['stash', a, ...f]));
     }
     case 'worktree':
       if (action === 'remove')

@@ -1,0 +1,66 @@
+import { type PermissionPolicyConfig, ToolInvoker, type ToolInvocationResult, ToolRegistry } from '@a3s-code/core';
+import { createTestInvocation } from '@a3s-code/core/testing';
+import { describe, expect, it } from 'vitest';
+import { put, sh, tempDirs } from './git-kit.js';
+import { LocalWorkspace, gitTool } from '../src/index.js';
+
+const tempDir = tempDirs();
+
+// main (two commits), feature (one more), checked out on feature.
+function repo(): string {
+  const dir = tempDir('a3s-git-rules-refs-');
+  put(dir, { 'a.txt': 'v1\n' });
+  sh(dir, 'init', '-q', '-b', 'main');
+  sh(dir, 'add', '-A');
+  sh(dir, 'commit', '-qm', 'one');
+  put(dir, { 'a.txt': 'v2\n' });
+  sh(dir, 'commit', '-qam', 'two');
+  sh(dir, 'checkout', '-q', '-b', 'feature');
+  put(dir, { 'f.txt': 'f\n' });
+  sh(dir, 'add', '-A');
+  sh(dir, 'commit', '-qm', 'feat');
+  return dir;
+}
+
+function gitOn(
+  dir: string,
+  policy: PermissionPolicyConfig,
+): (args: Record<string, unknown>) => Promise<ToolInvocationResult> {
+  const workspace = new LocalWorkspace({ root: dir });
+  const registry = new ToolRegistry({ capabilities: workspace.capabilities });
+  registry.add(gitTool);
+  const invoker = new ToolInvoker({ registry, workspace, policy });
+  let n = 0;
+  return (args) => invoker.invoke({ id: `g${++n}`, name: 'git', args }, createTestInvocation().context);
+}
+
+const denied = (r: ToolInvocationResult): boolean => !r.ok && r.metadata.error_code === 'PERMISSION_DENIED';
+const stashes = (dir: string): number => sh(dir, 'stash', 'list').split('\n').filter(Boolean).length;
+
+describe('Git(…) rules on the git tool in a real repository: refs, actions and stash drops', () => {
+  it('a deny on Git(stash drop) stops a drop of any index and a pop (which drops); Git(stash drop 0) only index 0', async () => {
+    const dir = repo();
+    for (const s of ['s1', 's2', 's3']) {
+      put(dir, { 'a.txt': `${s}\n` });
+      sh(dir, 'stash', '-q');
+    }
+    const git = gitOn(dir, { defaultDecision: 'allow', deny: ['Git(stash drop)'] });
+    expect(denied(await git({ operation: 'stash', action: 'drop', index: 1 }))).toBe(true);
+    expect(denied(await git({ operation: 'stash', action: 'drop', index: 2 }))).toBe(true);
+    expect(denied(await git({ operation: 'stash', action: 'pop' }))).toBe(true);
+    expect(denied(await git({ operation: 'stash', action: 'pop', index: 2 }))).toBe(true);
+    expect(stashes(dir)).toBe(3);
+    const applied = await git({ operation: 'stash', action: 'apply', index: 1 });
+    expect(applied.ok, applied.output).toBe(true);
+    sh(dir, 'checkout', '-q', '--', 'a.txt');
+    const exact = gitOn(dir, { defaultDecision: 'allow', deny: ['Git(stash drop 0)'] });
+    expect(denied(await exact({ operation: 'stash', action: 'drop' }))).toBe(true);
+    const dropped = await exact({ operation: 'stash', action: 'drop', index: 2 });
+    expect(dropped.ok, dropped.output).toBe(true);
+    expect(stashes(dir)).toBe(2);
+    // An allow names the drop it allows, exactly.
+    const allowed = gitOn(dir, { defaultDecision: 'deny', allow: ['Git(stash drop)'] });
+    expect(denied(await allowed({ operation: 'stash', action: 'drop', index: 1 }))).toBe(true);
+    expect(stashes(dir)).toBe(2);
+  });
+});
