@@ -64,3 +64,18 @@ describe('Git(…) rules on the git tool in a real repository: refs, actions and
     expect(stashes(dir)).toBe(2);
   });
 });
+
+describe('Git(…) allow rules match the ref as written', () => {
+  it('allow Git(checkout feature) does not allow heads/feature, another branch (refs/heads/heads/feature)', async () => {
+    const dir = repo();
+    sh(dir, 'branch', 'heads/feature', 'main~1');
+    sh(dir, 'checkout', '-q', 'main');
+    const git = gitOn(dir, { defaultDecision: 'deny', allow: ['Git(checkout feature)'] });
+    expect(denied(await git({ operation: 'checkout', ref: 'heads/feature' }))).toBe(true);
+    expect(denied(await git({ operation: 'checkout', ref: 'refs/heads/heads/feature' }))).toBe(true);
+    expect(sh(dir, 'branch', '--show-current').trim()).toBe('main');
+    const checkout = await git({ operation: 'checkout', ref: 'feature' });
+    expect(checkout.ok, checkout.output).toBe(true);
+    expect(sh(dir, 'branch', '--show-current').trim()).toBe('feature');
+  });
+});

@@ -116,9 +116,13 @@ function gitCallWords(value: unknown, mode: 'any' | 'all'): string[][] {
     words.filter((w): w is string => w !== undefined),
   ];
   const tail = path === undefined ? [[]] : [['--', path]];
-  // A branch by its full name is the branch (`refs/heads/main`, `heads/main` are `main`).
+  // For deny and ask rules a branch by its full name is the branch (`refs/heads/main`, `heads/main`
+  // are `main`). An allow rule sees the ref as written: `heads/feature` may be another branch
+  // (`refs/heads/heads/feature`), so `Git(checkout feature)` does not allow it.
   const named = (r: string | undefined): (readonly string[])[] =>
-    r === undefined ? [[]] : [...new Set([r, r.replace(/^(?:refs\/)?heads\/(?=.)/, '')])].map((w) => [w]);
+    r === undefined
+      ? [[]]
+      : [...new Set([r, ...(mode === 'any' ? [r.replace(/^(?:refs\/)?heads\/(?=.)/, '')] : [])])].map((w) => [w]);
   const action = text(args, 'action');
   switch (args.operation) {
     case 'status':
