@@ -79,3 +79,16 @@ describe('Git(…) allow rules match the ref as written', () => {
     expect(sh(dir, 'branch', '--show-current').trim()).toBe('feature');
   });
 });
+
+describe('Git(…) rules in the git tool’s own words are refused', () => {
+  it('deny Git(branch create *) or Git(worktree create *) fails the policy, naming the git form; Git(worktree add *) holds', async () => {
+    const dir = repo();
+    for (const rule of ['Git(branch create *)', 'Git(worktree create *)'])
+      expect(() => gitOn(dir, { defaultDecision: 'allow', deny: [rule] }), rule).toThrow(/git tool's word, not git's/);
+    const git = gitOn(dir, { defaultDecision: 'allow', deny: ['Git(worktree add *)', 'Git(branch * *)'] });
+    expect(denied(await git({ operation: 'worktree', action: 'create', path: 'wt1' }))).toBe(true);
+    expect(denied(await git({ operation: 'branch', action: 'create', name: 'x', start_point: 'main' }))).toBe(true);
+    expect(sh(dir, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(sh(dir, 'branch', '--list', 'x').trim()).toBe('');
+  });
+});

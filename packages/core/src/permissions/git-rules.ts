@@ -33,7 +33,9 @@ const ACTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
  * The pattern of a `Git(…)` rule as it is matched, without `git`: white space runs made one space,
  * a leading `git` dropped, the subcommand (and a stash or worktree action) in lower case. Throws
  * `INVALID_PERMISSION_RULE` for a pattern no git command line can match as written: quotes, shell
- * syntax (`;`, `|`, `&`, `<`, `>`, `$(`, backquotes), or a git option before the subcommand.
+ * syntax (`;`, `|`, `&`, `<`, `>`, `$(`, backquotes), or a git option before the subcommand; and
+ * for one no call of the git tool can match: a subcommand, action or option it never runs, or the
+ * tool's own word for git's (`worktree create` for `worktree add`).
  */
 export function gitRulePattern(written: string, field: string, rule: string): string {
   const refuse = (why: string): never => {
@@ -53,7 +55,74 @@ export function gitRulePattern(written: string, field: string, rule: string): st
   const actions = ACTIONS[words[0]!];
   if (actions !== undefined && action !== undefined && actions.has(action.replace(/:\*$/, '').toLowerCase()))
     words[1] = action.toLowerCase();
+  const unproducible = neverRun(words);
+  if (unproducible !== undefined) refuse(unproducible);
   return words.join(' ');
+}
+
+// What the tool's calls run: each subcommand, the actions that follow it (where it has them), and
+// the options its command lines hold in any spelling.
+const RUNS: Readonly<Record<string, { readonly actions?: readonly string[]; readonly options: readonly string[] }>> = {
+  status: { options: [] },
+  log: { options: ['--'] },
+  diff: { options: ['--cached', '--staged', '--'] },
+  branch: { options: ['--list', '--'] },
+  checkout: { options: ['-b', '--'] },
+  stash: {
+    actions: ['push', 'pop', 'apply', 'drop', 'list'],
+    options: ['-u', '--include-untracked', '-m', '--message'],
+  },
+  worktree: { actions: ['add', 'remove', 'list'], options: ['-f', '--force', '-b', '--'] },
+};
+
+// The tool's own words for what git spells otherwise.
+const TOOL_WORDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  branch: {
+    create: 'the tool creates a branch with git branch <name> [<start>]: write Git(branch <name> *) or Git(branch *)',
+    list: 'the tool lists branches with git branch (or git branch --list): write Git(branch) or Git(branch --list)',
+  },
+  worktree: { create: 'the tool creates a worktree with git worktree add: write Git(worktree add *)' },
+};
+
+const isGlob = (word: string): boolean => /[*?]/.test(word.replace(/:\*$/, ''));
+
+// True when the rule word `word` (literal, or a `:*` prefix) can be the word `produced`.
+function fits(word: string, produced: string): boolean {
+  return word.endsWith(':*') ? produced.startsWith(word.slice(0, -2)) : word === produced;
+}
+
+/**
+ * Why no call of the git tool runs a command the rule's words can match (a subcommand, an action or
+ * an option it never runs), or `undefined` when some call may.
+ */
+function neverRun(words: readonly string[]): string | undefined {
+  const first = words[0]!;
+  if (isGlob(first)) return undefined;
+  const subcommands = Object.keys(RUNS).filter((c) => fits(first, c));
+  const all = Object.keys(RUNS).join(', ');
+  if (subcommands.length === 0) return `the git tool never runs git ${first.replace(/:\*$/, '')} (it runs ${all})`;
+  if (subcommands.length > 1 || first.endsWith(':*')) return undefined;
+  const sub = subcommands[0]!;
+  const runs = RUNS[sub]!;
+  const second = words[1];
+  if (second !== undefined && !isGlob(second) && !second.startsWith('-')) {
+    const hint = TOOL_WORDS[sub]?.[second.replace(/:\*$/, '').toLowerCase()];
+    if (hint !== undefined) return `'${second}' is the git tool's word, not git's: ${hint}`;
+    if (runs.actions !== undefined && !runs.actions.some((a) => fits(second, a)))
+      return `the git tool never runs git ${sub} ${second.replace(/:\*$/, '')} (it runs git ${sub} ${runs.actions.join(', ')})`;
+  }
+  for (const word of words.slice(1)) {
+    if (word === '--') break;
+    if (!word.startsWith('-') || isGlob(word)) continue;
+    const option = word.replace(/:\*$/, '').split('=')[0]!;
+    // A long option cut short names every option it begins.
+    const known = runs.options.some(
+      (o) => o === option || (option.startsWith('--') && option.length > 3 && o.startsWith(option)),
+    );
+    if (!known)
+      return `the git tool never runs git ${sub} with ${option} (its options there: ${runs.options.filter((o) => o !== '--').join(', ') || 'none'})`;
+  }
+  return undefined;
 }
 
 /** Compiles a pattern made by {@link gitRulePattern}. */
