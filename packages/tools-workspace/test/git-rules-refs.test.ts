@@ -92,3 +92,47 @@ describe('Git(…) rules in the git tool’s own words are refused', () => {
     expect(sh(dir, 'branch', '--list', 'x').trim()).toBe('');
   });
 });
+
+describe('Git(…) deny rules naming a ref hold for every spelling git resolves to it', () => {
+  it('deny Git(checkout main) stops @{-1}, main~0, main@{0}, HEAD@{1}, its commit id, a tag at it; other branches run', async () => {
+    const dir = repo();
+    sh(dir, 'tag', 'v2', 'main');
+    sh(dir, 'branch', 'old', 'main~1');
+    const main = sh(dir, 'rev-parse', 'main').trim();
+    const git = gitOn(dir, { defaultDecision: 'allow', deny: ['Git(checkout main)'] });
+    for (const ref of [
+      '@{-1}',
+      'main~0',
+      'main@{0}',
+      'HEAD@{1}',
+      main,
+      main.slice(0, 10),
+      'v2',
+      'tags/v2',
+      'refs/heads/main',
+    ]) {
+      const r = await git({ operation: 'checkout', ref });
+      expect(denied(r), `${ref}: ${r.output}`).toBe(true);
+    }
+    expect(sh(dir, 'branch', '--show-current').trim()).toBe('feature');
+    const old = await git({ operation: 'checkout', ref: 'old' });
+    expect(old.ok, old.output).toBe(true);
+    expect(sh(dir, 'branch', '--show-current').trim()).toBe('old');
+    // Bash(git …) rules see the same names; a log of main by its tag is denied by Git(log main).
+    const shell = gitOn(dir, { defaultDecision: 'allow', deny: ['Bash(git checkout main)', 'Git(log main)'] });
+    expect(denied(await shell({ operation: 'checkout', ref: 'v2' }))).toBe(true);
+    expect(denied(await shell({ operation: 'log', ref: 'v2' }))).toBe(true);
+    expect((await shell({ operation: 'log', ref: 'old' })).ok).toBe(true);
+  });
+
+  it('allow Git(checkout main) allows ref main as written and not @{-1} or main~0', async () => {
+    const dir = repo();
+    const git = gitOn(dir, { defaultDecision: 'deny', allow: ['Git(checkout main)'] });
+    for (const ref of ['@{-1}', 'main~0', 'heads/main'])
+      expect(denied(await git({ operation: 'checkout', ref })), ref).toBe(true);
+    expect(sh(dir, 'branch', '--show-current').trim()).toBe('feature');
+    const main = await git({ operation: 'checkout', ref: 'main' });
+    expect(main.ok, main.output).toBe(true);
+    expect(sh(dir, 'branch', '--show-current').trim()).toBe('main');
+  });
+});

@@ -51,6 +51,20 @@ describe('Git(…) rules match the git command a call of the git tool runs', () 
     expect(decide({ ...base, ask: ['Git(stash pop 2)'] }, { operation: 'stash', action: 'pop', index: 2 })).toBe('ask');
   });
 
+  it('a ref git resolves at run time (@{-1}, main~0, HEAD@{1}) is held to every ref a deny or ask rule names', () => {
+    const base = { defaultDecision: 'allow' as const };
+    const checkout = (ref: string) => ({ operation: 'checkout', ref });
+    for (const ref of ['@{-1}', '@{u}', 'main~0', 'main^', 'main@{0}', 'HEAD@{1}', '@', 'ORIG_HEAD', 'main:src']) {
+      expect(decide({ ...base, deny: ['Git(checkout main)'] }, checkout(ref)), ref).toBe('deny');
+      expect(decide({ ...base, ask: ['Git(checkout rel*)'] }, checkout(ref)), ref).toBe('ask');
+      expect(decide({ ...base, deny: ['Git(log main)'] }, { operation: 'log', ref }), ref).toBe('deny');
+      // A rule naming no ref the call could be, and allow rules, are unmoved.
+      expect(decide({ ...base, deny: ['Git(checkout -b *)', 'Git(log)'] }, checkout(ref)), ref).toBe('allow');
+      expect(decide({ allow: ['Git(checkout main)'] }, checkout(ref)), ref).toBe('ask');
+    }
+    expect(decide({ ...base, deny: ['Git(checkout main)'] }, checkout('feature'))).toBe('allow');
+  });
+
   it('a git rule no call of the git tool can match (its own words, commands, actions, options it never runs) is refused', () => {
     for (const [rule, why] of [
       ['Git(branch create *)', /git branch <name>.*Git\(branch \*\)/],

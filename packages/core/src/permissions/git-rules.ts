@@ -17,6 +17,55 @@ export interface GitRuleMatcher {
   readonly automaton: GlobAutomaton;
   /** The options it names, for deny and ask rules (see `option-spellings.ts`). */
   readonly options: OptionRule | undefined;
+  /** Its words after the subcommand other than options: the refs it may name. */
+  readonly refs: readonly string[];
+}
+
+/**
+ * Where the arguments a policy judges of a `git` call keep the names git resolves the call's ref
+ * to, when the workspace's repository was asked (see {@link gitRefNamesOf}). A symbol: no call's
+ * JSON arguments can hold it.
+ */
+export const GIT_REF_NAMES: unique symbol = Symbol('a3s.gitRefNames');
+
+/**
+ * True when git resolves `ref` by the repository's state at run time, so that its spelling says
+ * nothing of the branch or commit it names: the previous branch or the upstream (`@{-1}`, `@{u}`),
+ * a reflog entry (`main@{0}`, `HEAD@{1}`), a commit reached from another (`main~0`, `main^`,
+ * `main^{commit}`), a path in a tree (`main:src`), `@`, or `HEAD` and its kin (`ORIG_HEAD`).
+ */
+export function isDynamicRef(ref: string): boolean {
+  return /@\{|[~^:]/.test(ref) || ref === '@' || /(?:^|\/|_)HEAD$/.test(ref);
+}
+
+/** The field of a call that names a ref to check out or read, or `undefined` (a new branch's name is no ref). */
+export function gitCallRef(args: unknown): string | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const a = args as Record<string, unknown>;
+  if (a.operation === 'checkout' && a.create === true) return undefined;
+  if (!['checkout', 'log', 'diff', 'worktree'].includes(String(a.operation))) return undefined;
+  return typeof a.ref === 'string' && a.ref.length > 0 ? a.ref : undefined;
+}
+
+// The names git resolved the call's ref to (see `GIT_REF_NAMES`), or none.
+function resolvedNames(args: unknown): string[] {
+  const names = (args as { readonly [GIT_REF_NAMES]?: unknown })[GIT_REF_NAMES];
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
+}
+
+// The refs a deny or ask rule sees for the call: as written, what git resolved it to, and where
+// git resolves it at run time, every ref the rule names (so a rule naming one holds).
+function refSpellings(matcher: GitRuleMatcher, args: unknown, ref: string): string[] {
+  const names = resolvedNames(args);
+  const commit = names.find((n) => /^[0-9a-f]{40,64}$/.test(n));
+  const out = new Set([ref, ...names]);
+  for (const word of matcher.refs) {
+    const literal = word.replace(/:\*$/, '');
+    if (isDynamicRef(ref)) out.add(word);
+    else if (commit !== undefined && /^[0-9a-f]{4,}$/i.test(literal) && commit.startsWith(literal.toLowerCase()))
+      out.add(literal);
+  }
+  return [...out];
 }
 
 const FORMS =
@@ -128,7 +177,11 @@ function neverRun(words: readonly string[]): string | undefined {
 /** Compiles a pattern made by {@link gitRulePattern}. */
 export function compileGitRule(pattern: string): GitRuleMatcher {
   const command = `git ${pattern}`;
-  return { automaton: compileGlobAutomaton(command, true), options: optionRuleOf(command) };
+  const refs = pattern
+    .split(' ')
+    .slice(1)
+    .filter((w) => w !== '' && !w.startsWith('-'));
+  return { automaton: compileGlobAutomaton(command, true), options: optionRuleOf(command), refs };
 }
 
 /**
@@ -137,7 +190,14 @@ export function compileGitRule(pattern: string): GitRuleMatcher {
  * allow rule (`all`) when it matches one spelling whole.
  */
 export function gitRuleMatches(matcher: GitRuleMatcher, args: unknown, mode: 'any' | 'all'): boolean {
-  const lines = gitCallWords(args, mode).map((words) => ['git', ...words].join(' ').normalize('NFC'));
+  const ref = gitCallRef(args);
+  const calls =
+    mode === 'any' && ref !== undefined
+      ? refSpellings(matcher, args, ref).map((r) => ({ ...(args as object), ref: r }))
+      : [args];
+  const lines = calls
+    .flatMap((call) => gitCallWords(call, mode))
+    .map((words) => ['git', ...words].join(' ').normalize('NFC'));
   if (mode === 'all') return lines.some((line) => globMustMatch(matcher.automaton, line));
   return lines.some(
     (line) =>
@@ -152,7 +212,12 @@ export function gitRuleMatches(matcher: GitRuleMatcher, args: unknown, mode: 'an
  * rules judge of the tool's calls.
  */
 export function gitToolCommandLines(args: unknown): string[] {
-  return gitCallWords(args, 'any').map((words) => ['git', ...words.map(shellWord)].join(' '));
+  const ref = gitCallRef(args);
+  const names = ref === undefined ? [] : resolvedNames(args);
+  const calls = [args, ...names.map((n) => ({ ...(args as object), ref: n }))];
+  return [...new Set(calls.flatMap((call) => gitCallWords(call, 'any')).map((words) => words.join('\u0000')))].map(
+    (joined) => ['git', ...joined.split('\u0000').map(shellWord)].join(' '),
+  );
 }
 
 function shellWord(word: string): string {
