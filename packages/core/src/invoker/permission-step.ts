@@ -9,12 +9,14 @@ import type { DeniedBy } from '../events/agent-event.js';
 import { eventArgs } from '../events/bounded-value.js';
 import { compileRuleList } from '../permissions/permission-policy.js';
 import { approverFailed, checkConfirmationAnswer, type ConfirmationAnswer } from '../permissions/confirmation.js';
+import { GIT_REF_NAMES, gitToolCommandLines } from '../permissions/git-rules.js';
 import { SHELL_TOOL, shellEquivalentOf } from '../permissions/shell-equivalent.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
 import type { SkillRestriction } from './governance.js';
 import type { PermissionOutcome } from './invocation-types.js';
 import { abortSignalOf } from './call-signal.js';
+import { gitRefNamesOf } from './git-ref-names.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
 import { linkSignals, watchAbort } from './link-signals.js';
 import { restrictionDenial } from './restrictions.js';
@@ -169,7 +171,13 @@ export async function project(
   const hidden = hiddenReason(tool, governance, undefined);
   if (hidden !== undefined) return { ok: false, rule: hidden, by: 'mode' };
 
-  const verdict = k.policy.evaluate(tool.name, args, root, shell);
+  const judged = await withGitRefNames(k, tool, args);
+  const verdict = k.policy.evaluate(
+    tool.name,
+    judged,
+    root,
+    judged === args ? shell : [...new Set([...shell, ...gitToolCommandLines(judged)])],
+  );
   if (verdict.decision === 'deny') return { ok: false, rule: verdict.rule, by: 'rule' };
   if (verdict.decision === 'allow')
     return governance.yolo !== true && k.confirmation !== undefined
@@ -193,6 +201,18 @@ export async function project(
 
   if (k.confirmation === undefined) return { ok: true, permission: 'ask_unconfirmed' };
   return { ok: 'ask', rule: verdict.rule };
+}
+
+/**
+ * A `git` call's arguments as its deny and ask rules judge them: with the names git resolves its
+ * ref to in the workspace's repository (`GIT_REF_NAMES`), so that a rule naming a branch holds for
+ * every spelling of it. The arguments as they are when no such rule exists or git has no answer.
+ */
+async function withGitRefNames(k: Kernel, tool: Tool, args: unknown): Promise<unknown> {
+  const git = k.workspace.git;
+  if (tool.name !== 'git' || git === undefined || !k.policy.judgesGitRefs) return args;
+  const names = await gitRefNamesOf(git, args, k.sessionSignal);
+  return names === undefined ? args : { ...(args as object), [GIT_REF_NAMES]: names };
 }
 
 /**

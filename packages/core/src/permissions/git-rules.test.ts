@@ -49,8 +49,51 @@ describe('Git(…) rules match the git command a call of the git tool runs', () 
       expect(decide({ ...base, deny: ['Git(checkout main)'] }, { operation: 'checkout', ref }), ref).toBe('deny');
     expect(decide({ ...base, ask: ['Git(stash pop)'] }, { operation: 'stash', action: 'pop' })).toBe('ask');
     expect(decide({ ...base, ask: ['Git(stash pop 2)'] }, { operation: 'stash', action: 'pop', index: 2 })).toBe('ask');
-    // The tool never pushes: a deny on push leaves its other operations alone.
-    expect(decide({ ...base, deny: ['Git(push)', 'Git(push --force *)'] }, { operation: 'status' })).toBe('allow');
+  });
+
+  it('a ref git resolves at run time (@{-1}, main~0, HEAD@{1}) is held to every ref a deny or ask rule names', () => {
+    const base = { defaultDecision: 'allow' as const };
+    const checkout = (ref: string) => ({ operation: 'checkout', ref });
+    for (const ref of ['@{-1}', '@{u}', 'main~0', 'main^', 'main@{0}', 'HEAD@{1}', '@', 'ORIG_HEAD', 'main:src']) {
+      expect(decide({ ...base, deny: ['Git(checkout main)'] }, checkout(ref)), ref).toBe('deny');
+      expect(decide({ ...base, ask: ['Git(checkout rel*)'] }, checkout(ref)), ref).toBe('ask');
+      expect(decide({ ...base, deny: ['Git(log main)'] }, { operation: 'log', ref }), ref).toBe('deny');
+      // A rule naming no ref the call could be, and allow rules, are unmoved.
+      expect(decide({ ...base, deny: ['Git(checkout -b *)', 'Git(log)'] }, checkout(ref)), ref).toBe('allow');
+      expect(decide({ allow: ['Git(checkout main)'] }, checkout(ref)), ref).toBe('ask');
+    }
+    expect(decide({ ...base, deny: ['Git(checkout main)'] }, checkout('feature'))).toBe('allow');
+  });
+
+  it('a git rule no call of the git tool can match (its own words, commands, actions, options it never runs) is refused', () => {
+    for (const [rule, why] of [
+      ['Git(branch create *)', /git branch <name>.*Git\(branch \*\)/],
+      ['Git(worktree create *)', /Git\(worktree add \*\)/],
+      ['Git(branch list)', /Git\(branch --list\)/],
+      ['Git(push)', /never runs git push \(it runs status, log, diff, branch, checkout, stash, worktree\)/],
+      ['Git(push --force *)', /never runs git push/],
+      ['Git(commit:*)', /never runs git commit/],
+      ['Git(stash clear)', /never runs git stash clear \(it runs git stash push, pop, apply, drop, list\)/],
+      ['Git(worktree prune)', /never runs git worktree prune/],
+      ['Git(branch -D *)', /never runs git branch with -D/],
+      ['Git(checkout --force main)', /never runs git checkout with --force/],
+    ] as const) {
+      const build = () => new PermissionPolicy({ deny: [rule] });
+      expect(build, rule).toThrow(PermissionRuleError);
+      expect(build, rule).toThrow(why);
+    }
+    for (const rule of [
+      'Git(st:*)',
+      'Git(*)',
+      'Git(worktree:*)',
+      'Git(stash push -u *)',
+      'Git(stash --include-unt *)',
+      'Git(diff --staged)',
+      'Git(log -- -x)',
+      'Git(branch feature main)',
+      'Git(st* *)',
+    ])
+      expect(() => new PermissionPolicy({ deny: [rule] }), rule).not.toThrow();
   });
 
   it('a git rule no git command line can match is refused when the policy is built, naming the forms', () => {

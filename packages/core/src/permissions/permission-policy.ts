@@ -252,6 +252,14 @@ export class PermissionPolicy {
     return this.#readAllow;
   }
 
+  /**
+   * True when some deny or ask rule may judge a call of the `git` tool by the ref it names (a
+   * `Git(…)` or `Bash(…)` rule with a pattern): the kernel then asks git what the ref resolves to.
+   */
+  get judgesGitRefs(): boolean {
+    return [...this.#deny, ...this.#ask].some((r) => r.pattern !== undefined && (r.tool.test('git') || isShellRule(r)));
+  }
+
   /** True when some path deny rule of the file-reading tool exists (the kernel then checks each read). */
   get hasReadDenyRules(): boolean {
     return this.#readDeny.length > 0;
