@@ -28,6 +28,7 @@ import { runInfer } from './infer-executor.js';
 import { handlerFailed, liveAnswer } from './ask-answer.js';
 import { answerPayload, parkedAt, type ParkMode, type QuestionHandler, type RunResult } from './run-result.js';
 import type { RunEnv } from './run-env.js';
+import { settledBy } from './ended-by.js';
 import { runTool } from './tool-executor.js';
 
 /** Options of {@link driveRun}: the run environment and what the driver needs beyond it. */
@@ -361,21 +362,6 @@ async function appendAnswer(options: DriveRunOptions, stop: AbortSignal, draft: 
   if (phase !== 'confirm' && phase !== 'question') return;
   const facts = await options.env.store.append([draft], null);
   options.onFacts?.(facts);
-}
-
-/**
- * How a settled run ended: a verification in `infer`; the tool budget after `budget.denied`; the
- * output limit after an answer cut off; a refusal after a refused confirmation; the tool-round cap
- * when the turn is done on a tool result (tools asked for on a request that offered none); else the answer.
- */
-function settledBy(env: RunEnv, state: FoldState): NonNullable<RunResult['endedBy']> {
-  if (state.phase === 'infer') return 'verification';
-  const fact = env.store.log.facts.at(-1);
-  const p = fact?.payload as { cut_off?: unknown; approved?: unknown } | undefined;
-  if (fact?.type === 'budget.denied') return 'budget';
-  if (fact?.type === 'model.turn' && p?.cut_off === true) return 'output_limit';
-  if (fact?.type === 'confirmation.answered' && p?.approved === false) return 'refused';
-  return state.phase === 'done' && fact?.type === 'tool.result' && !state.view.tools_enabled ? 'tool_rounds' : 'answer';
 }
 
 function result(
