@@ -13,8 +13,11 @@
  * command could otherwise hide what it writes from the change record by writing a `.gitignore`
  * first (`echo '*' > x/.gitignore`). A file is left out when the rules of that time and the rules
  * of now both leave it out. Which rules were there then: the root's `.gitignore` is read when the
- * listing is made; another one is taken as it is when first read if its change time (which no
- * process can set back) is older than that, else it counts as written since, and hides nothing.
+ * listing is made; another one is taken as it is when the first listing reads it if its change time
+ * (which no process can set back) is older than that, else it counts as written since, and hides
+ * nothing. It keeps hiding only while it is that same file (device and inode) at that same path: a
+ * folder moved elsewhere keeps its files' change times (`mv .pytest_cache src/x`), so one found
+ * after the first listing, or another file at that path, hides nothing.
  */
 import { type BigIntStats, type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { hasUnopenableName } from '../paths/byte-names.js';
@@ -59,8 +62,13 @@ interface Rules {
 
 const NONE: readonly IgnoreFile[] = [];
 
-/** What a folder's `.gitignore` held when the listing was made, decided once a folder (`null`: nothing). */
-type StartRules = Map<string, IgnoreFile | null>;
+/**
+ * What a folder's `.gitignore` held when the listing was made, decided once a folder (`null`:
+ * nothing), with the file's device and inode then (`undefined` for the root's, read by path).
+ */
+type StartRules = Map<string, { readonly rules: IgnoreFile; readonly id: string | undefined } | null>;
+
+const idOf = (st: BigIntStats): string => `${st.dev}:${st.ino}`;
 
 const fresh = (was: ListedFolder | undefined, st: BigIntStats, slack: bigint): was is ListedFolder =>
   was !== undefined &&
@@ -105,6 +113,8 @@ export class FileListing {
   readonly #ignoreSlack: bigint;
   readonly #opened: bigint;
   readonly #start: StartRules = new Map();
+  /** Set once the first listing is over: a `.gitignore` not decided by then is new, and hides nothing. */
+  #sealed = false;
   #folders = new Map<string, ListedFolder>();
   #last: Promise<unknown> = Promise.resolve();
 
@@ -135,7 +145,10 @@ export class FileListing {
     } catch {
       this.rootIgnoreText = undefined;
     }
-    this.#start.set('', this.rootIgnoreText === undefined ? null : parseGitignore('', this.rootIgnoreText));
+    this.#start.set(
+      '',
+      this.rootIgnoreText === undefined ? null : { rules: parseGitignore('', this.rootIgnoreText), id: undefined },
+    );
   }
 
   /** The rules the `.gitignore` of `rel` held when the listing was made, given what it holds now. */
@@ -146,12 +159,15 @@ export class FileListing {
     path: string,
   ): IgnoreFile | undefined {
     const known = this.#start.get(rel);
-    if (known !== undefined) return known ?? undefined;
+    if (known === null) return undefined;
+    // Only the file that was there then, still at its path, hides what it hid.
+    if (known !== undefined) return known.id === undefined || (st && idOf(st) === known.id) ? known.rules : undefined;
     // No `.gitignore` now: none to decide on yet (one written later is new).
     if (now === undefined || st === undefined) return undefined;
-    // Unchanged since the listing was made (and while read): what it holds now it held then.
-    const old = st.ctimeNs < this.#opened - this.#ignoreSlack && stampOf(path) === stamp(st);
-    this.#start.set(rel, old ? now : null);
+    // Found after the first listing: moved or written here since, whatever its change time.
+    // Else unchanged since the listing was made (and while read): what it holds now it held then.
+    const old = !this.#sealed && st.ctimeNs < this.#opened - this.#ignoreSlack && stampOf(path) === stamp(st);
+    this.#start.set(rel, old ? { rules: now, id: idOf(st) } : null);
     return old ? now : undefined;
   }
 
@@ -160,7 +176,11 @@ export class FileListing {
    * `maxFiles`, or more than {@link LISTING_FOLDER_LIMIT} folders. Rejects when `signal` aborts.
    */
   list(maxFiles: number, signal?: AbortSignal): Promise<string[] | undefined> {
-    const run = this.#last.then(() => this.#look(maxFiles, signal));
+    const run = this.#last.then(() =>
+      this.#look(maxFiles, signal).finally(() => {
+        this.#sealed = true;
+      }),
+    );
     this.#last = run.catch(() => undefined);
     return run;
   }
