@@ -12,7 +12,8 @@
  * is then never named). So the files git holds such a mark for are taken with their stats as well,
  * the user's global excludes file is not read, and the stamp of `.git/info/exclude` is kept: one
  * that moved makes the changes unknown. A `.git` that is a file (a linked worktree, a submodule)
- * is not served.
+ * is not served. Git never names the files of its own folder either: its config and the files
+ * under `hooks/` and `info/` are taken with their stats (see `git-dir-files.ts`).
  *
  * Nor can a command hide what it writes by writing ignore rules first (`echo '*' > x/.gitignore`,
  * a pattern added to the root's `.gitignore` or to `.git/info/exclude`), in this call or an
@@ -28,6 +29,7 @@
  * with the stats it had then: a folder moved elsewhere keeps its files' change times
  * (`mv .pytest_cache src/x`), so one found at a new path counts as changed since.
  */
+import { gitDirFiles } from './git-dir-files.js';
 import type { WorkspaceCallOptions, WorkspaceFileSystem, WorkspaceServices } from './workspace-services.js';
 
 /** The key of a git snapshot's commit: no workspace path starts with a NUL. */
@@ -131,6 +133,10 @@ export async function gitDirtySnapshot(
   for (const record of (marked.stdout.head + marked.stdout.tail).split('\u0000'))
     if (record.length > 2 && record[0] !== 'H') entries.files.push({ path: record.slice(2), code: `!${record[0]}` });
   if (entries.files.length > maxFiles) return undefined;
+  // What git runs or obeys in its own folder, which it never names: a planted hook is a change (a few dozen files, not counted).
+  const own = await gitDirFiles(fs, options);
+  if (own === undefined) return undefined;
+  for (const path of own) entries.files.push({ path, code: '??' });
   const exclude = await fs.stat('.git/info/exclude', options).catch(() => undefined);
   const shown: { path: string; code: string }[] = [];
   for (const e of entries.files) if ((await ws.readDenied?.(e.path)) === undefined) shown.push(e);

@@ -1,6 +1,6 @@
 /**
  * Every file of a local workspace the search engines list (hidden files included, `.gitignore`
- * rules honoured as the JS engine reads them, `.git` and the workspace's `.a3s/` skipped), for the
+ * rules honoured as the JS engine reads them, the workspace's `.a3s/` skipped), for the
  * change snapshot a command or a cell takes before and after it runs. Listing the whole tree each
  * time (`rg --files`) costs about 60 µs a folder here, twice a call; so the folders are remembered
  * with their change time (ctime, which no process can set back) and the stamp of their own
@@ -18,10 +18,15 @@
  * nothing. It keeps hiding only while it is that same file (device and inode) at that same path: a
  * folder moved elsewhere keeps its files' change times (`mv .pytest_cache src/x`), so one found
  * after the first listing, or another file at that path, hides nothing.
+ *
+ * Of the repository's own git folder (`.git` at the root) only what git runs or obeys is listed,
+ * with no ignore rule: `config`, `hooks/` and `info/` (a hook planted there runs at the next
+ * commit); its objects and refs are not walked. A folder named `.git` anywhere else is no git
+ * folder of this repository and is listed like any other.
  */
 import { type BigIntStats, type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { hasUnopenableName } from '../paths/byte-names.js';
-import { joinRel, PROTECTED_DIR } from '../paths/normalize.js';
+import { GIT_DIR, joinRel, PROTECTED_DIR } from '../paths/normalize.js';
 import { type IgnoreFile, isIgnored, parseGitignore } from '../search/gitignore.js';
 import { throwIfAborted } from './fs-errors.js';
 
@@ -35,6 +40,9 @@ const SLACK_NS = 2_000_000_000n;
 const IGNORE_SLACK_NS = 1_000_000_000n;
 // Folders looked at between two turns of the event loop.
 const SLICE = 512;
+
+/** What of the repository's git folder is listed: what git runs (hooks) or obeys (config, info/). */
+const GIT_DIR_KEPT: ReadonlySet<string> = new Set(['config', 'hooks', 'info']);
 
 /** One folder as last read. */
 interface ListedFolder {
@@ -220,7 +228,13 @@ export class FileListing {
       // Below a folder whose own rules changed, every folder is read again.
       const below = forced || now.ignoreStamp !== was?.ignoreStamp;
       const here = withOwn(rules, now);
-      for (const name of now.folders) queue.push({ rel: joinRel(rel, name), rules: here, forced: below });
+      // No ignore rule reaches into the repository's git folder.
+      for (const name of now.folders)
+        queue.push({
+          rel: joinRel(rel, name),
+          rules: rel === '' && name === GIT_DIR ? { start: NONE, now: NONE } : here,
+          forced: below,
+        });
     }
     this.#folders = next;
     this.lastRead = readCount;
@@ -289,10 +303,13 @@ function read(
   const files: string[] = [];
   const folders: string[] = [];
   for (const e of entries) {
-    if (e.name === '.git' || hasUnopenableName(e.name)) continue;
+    if (hasUnopenableName(e.name)) continue;
     if (rel === '' && e.name === PROTECTED_DIR) continue;
+    if (rel === GIT_DIR && !GIT_DIR_KEPT.has(e.name)) continue;
     const path = joinRel(rel, e.name);
-    if (e.isDirectory()) {
+    // The repository's git folder is entered whatever the rules say (only part of it is listed).
+    if (rel === '' && e.name === GIT_DIR && e.isDirectory()) folders.push(e.name);
+    else if (e.isDirectory()) {
       if (!leftOut(here, path, true)) folders.push(e.name);
     } else if (e.isFile() && !leftOut(here, path, false)) files.push(path);
   }
