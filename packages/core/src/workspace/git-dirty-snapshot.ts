@@ -18,7 +18,8 @@
  * Nor can a command hide what it writes by writing ignore rules first (`echo '*' > x/.gitignore`,
  * a pattern added to the root's `.gitignore` or to `.git/info/exclude`), in this call or an
  * earlier one: where the workspace says when it was opened, every ignore file git reads that
- * changed since (its change time, which no process can set back, is not older) is found, and the
+ * changed since (its change time, which no process can set back, is not older) is found (each
+ * tracked one is looked at, even one git is told to assume unchanged), and the
  * untracked files of the folder it rules are taken with no ignore rules at all (for the exclude
  * file or the root's `.gitignore`, the whole tree, with the rules those two held when the
  * workspace was opened, where it says), with the rest. That can be more than `maxFiles`: there is then no
@@ -118,7 +119,8 @@ export async function gitDirtySnapshot(
     firstFound.set(baseline, found);
     const unruled = await changedRuleFolders(
       ws,
-      [...candidates, ...baseline.texts.keys(), EXCLUDE_FILE],
+      // Every tracked one too: git names none marked assume-unchanged or skip-worktree as changed.
+      [...candidates, ...tracked, ...baseline.texts.keys(), EXCLUDE_FILE],
       { ...baseline, found },
       options,
     );

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { changesBetween, snapshotWorkspaceWithin, type ToolResult } from '@a3s-code/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, initRepo, tempDir, writeTree } from '../test-support/harness.js';
+import { call, initRepo, sh, tempDir, writeTree } from '../test-support/harness.js';
 import { bashTool } from '../tools/bash/bash-tool.js';
 import { writeTool } from '../tools/write/write-tool.js';
 import { LocalWorkspace } from './local-workspace.js';
@@ -177,6 +177,18 @@ describe('the change record of a large workspace taken through git, whatever ign
       'src/evil/c/payload.sh',
       'src/evil/c/v/last',
     ]);
+  });
+
+  it('a tracked .gitignore marked assume-unchanged, then given new rules: the files they match are named', async () => {
+    const { ws, dir } = large();
+    const before = await snap(ws);
+    sh(dir, 'update-index', '--assume-unchanged', 'pkg/.gitignore');
+    appendFileSync(join(dir, 'pkg/.gitignore'), '*\n');
+    writeFileSync(join(dir, 'pkg/evil.sh'), 'payload\n');
+    const mid = await snap(ws);
+    expect(changesBetween(before, mid)?.created).toEqual(['pkg/dist/old.js', 'pkg/evil.sh']);
+    writeFileSync(join(dir, 'pkg/evil2.sh'), 'payload\n');
+    expect(changesBetween(mid, await snap(ws))?.created).toEqual(['pkg/evil2.sh']);
   });
 
   it('with no ignore file changed, a folder ignored from the start stays unlisted', async () => {
