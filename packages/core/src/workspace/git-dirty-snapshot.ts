@@ -31,6 +31,7 @@
  * (`mv .pytest_cache src/x`), so one found at a new path counts as changed since.
  */
 import { gitDirFiles } from './git-dir-files.js';
+import { snapshotValue } from './snapshot-value.js';
 import type { WorkspaceCallOptions, WorkspaceFileSystem, WorkspaceServices } from './workspace-services.js';
 
 /** The key of a git snapshot's commit: no workspace path starts with a NUL. */
@@ -154,7 +155,7 @@ export async function gitDirtySnapshot(
   ]);
   shown.forEach((e, i) => {
     const s = stats[i];
-    out.set(e.path, `${e.code}|${s ? `${s.size}:${s.mtimeMs}:${s.changeMs ?? ''}` : '-'}`);
+    out.set(e.path, `${e.code}|${s ? snapshotValue(s) : '-'}`);
   });
   return out;
 }

@@ -1,5 +1,5 @@
 /**
- * Every file of a local workspace the search engines list (hidden files included, `.gitignore`
+ * Every file (and symbolic link, not followed) of a local workspace the search engines list (hidden files included, `.gitignore`
  * rules honoured as the JS engine reads them, the workspace's `.a3s/` skipped), for the
  * change snapshot a command or a cell takes before and after it runs. Listing the whole tree each
  * time (`rg --files`) costs about 60 µs a folder here, twice a call; so the folders are remembered
@@ -311,7 +311,7 @@ function read(
     if (rel === '' && e.name === GIT_DIR && e.isDirectory()) folders.push(e.name);
     else if (e.isDirectory()) {
       if (!leftOut(here, path, true)) folders.push(e.name);
-    } else if (e.isFile() && !leftOut(here, path, false)) files.push(path);
+    } else if ((e.isFile() || e.isSymbolicLink()) && !leftOut(here, path, false)) files.push(path);
   }
   return { dev: st.dev, ino: st.ino, ctime: st.ctimeNs, at, files, folders, ignore, ignoreStamp, startIgnore };
 }
