@@ -12,19 +12,26 @@
  * is then never named). So the files git holds such a mark for are taken with their stats as well,
  * the user's global excludes file is not read, and the stamp of `.git/info/exclude` is kept: one
  * that moved makes the changes unknown. A `.git` that is a file (a linked worktree, a submodule)
- * is not served.
+ * is not served. Git never names the files of its own folder either: its config and the files
+ * under `hooks/` and `info/` are taken with their stats (see `git-dir-files.ts`).
  *
  * Nor can a command hide what it writes by writing ignore rules first (`echo '*' > x/.gitignore`,
  * a pattern added to the root's `.gitignore` or to `.git/info/exclude`), in this call or an
  * earlier one: where the workspace says when it was opened, every ignore file git reads that
- * changed since (its change time, which no process can set back, is not older) is found, and the
+ * changed since (its change time, which no process can set back, is not older) is found (each
+ * tracked one is looked at, even one git is told to assume unchanged), and the
  * untracked files of the folder it rules are taken with no ignore rules at all (for the exclude
  * file or the root's `.gitignore`, the whole tree, with the rules those two held when the
  * workspace was opened, where it says), with the rest. That can be more than `maxFiles`: there is then no
  * snapshot. Ignore files unchanged since keep hiding what they hid (a `node_modules/`). The
  * workspace may also give the texts some ignore files held when it was opened (the root's
- * `.gitignore`, the exclude file): one of those changed since when its text differs.
+ * `.gitignore`, the exclude file): one of those changed since when its text differs. Another one
+ * keeps hiding only while it is at the path where the first snapshot of the workspace found it,
+ * with the stats it had then: a folder moved elsewhere keeps its files' change times
+ * (`mv .pytest_cache src/x`), so one found at a new path counts as changed since.
  */
+import { gitDirFiles } from './git-dir-files.js';
+import { snapshotValue } from './snapshot-value.js';
 import type { WorkspaceCallOptions, WorkspaceFileSystem, WorkspaceServices } from './workspace-services.js';
 
 /** The key of a git snapshot's commit: no workspace path starts with a NUL. */
@@ -43,6 +50,12 @@ export interface IgnoreBaseline {
 
 /** An ignore file changed less than this before the workspace was opened counts as changed since (coarse file clocks). */
 const IGNORE_SLACK_MS = 1_000;
+
+/**
+ * The ignore files the first snapshot of a workspace found (tracked, or untracked wherever git
+ * reads them), by path: their stats then, or `null` for one changed since the workspace opened.
+ */
+const firstFound = new WeakMap<IgnoreBaseline, ReadonlyMap<string, string | null>>();
 
 /** True for a key of a git snapshot that is no path: one that differs makes the changes unknown. */
 export function isGitStateKey(key: string): boolean {
@@ -102,10 +115,14 @@ export async function gitDirtySnapshot(
       ...entries.files.map((e) => e.path),
       ...hidden.split('\u0000').filter((p) => p !== '' && !p.endsWith('/')),
     ].filter(isIgnoreFile);
+    const tracked = trackedPaths(marked.stdout.head + marked.stdout.tail).filter(isIgnoreFile);
+    const found = firstFound.get(baseline) ?? (await recordFound(fs, [...candidates, ...tracked], baseline, options));
+    firstFound.set(baseline, found);
     const unruled = await changedRuleFolders(
       ws,
-      [...candidates, ...baseline.texts.keys(), EXCLUDE_FILE],
-      baseline,
+      // Every tracked one too: git names none marked assume-unchanged or skip-worktree as changed.
+      [...candidates, ...tracked, ...baseline.texts.keys(), EXCLUDE_FILE],
+      { ...baseline, found },
       options,
     );
     if (unruled.length > 0) {
@@ -119,6 +136,10 @@ export async function gitDirtySnapshot(
   for (const record of (marked.stdout.head + marked.stdout.tail).split('\u0000'))
     if (record.length > 2 && record[0] !== 'H') entries.files.push({ path: record.slice(2), code: `!${record[0]}` });
   if (entries.files.length > maxFiles) return undefined;
+  // What git runs or obeys in its own folder, which it never names: a planted hook is a change (a few dozen files, not counted).
+  const own = await gitDirFiles(fs, options);
+  if (own === undefined) return undefined;
+  for (const path of own) entries.files.push({ path, code: '??' });
   const exclude = await fs.stat('.git/info/exclude', options).catch(() => undefined);
   const shown: { path: string; code: string }[] = [];
   for (const e of entries.files) if ((await ws.readDenied?.(e.path)) === undefined) shown.push(e);
@@ -134,7 +155,39 @@ export async function gitDirtySnapshot(
   ]);
   shown.forEach((e, i) => {
     const s = stats[i];
-    out.set(e.path, `${e.code}|${s ? `${s.size}:${s.mtimeMs}:${s.changeMs ?? ''}` : '-'}`);
+    out.set(e.path, `${e.code}|${s ? snapshotValue(s) : '-'}`);
+  });
+  return out;
+}
+
+/** The paths of `git ls-files -v -z` output. */
+function trackedPaths(text: string): string[] {
+  return text
+    .split('\u0000')
+    .filter((r) => r.length > 2)
+    .map((r) => r.slice(2));
+}
+
+/** What {@link ruleChanged} compares an ignore file's stats with. */
+const statsOf = (s: { size: number; mtimeMs: number; changeMs?: number }): string =>
+  `${s.size}:${s.mtimeMs}:${s.changeMs ?? ''}`;
+
+/** The ignore files at `paths` as the first snapshot finds them (see {@link firstFound}). */
+async function recordFound(
+  fs: WorkspaceFileSystem,
+  paths: readonly string[],
+  baseline: IgnoreBaseline,
+  options: WorkspaceCallOptions,
+): Promise<Map<string, string | null>> {
+  const unique = [...new Set(paths)];
+  // Taken as {@link ruleChanged} takes them.
+  const stats = await Promise.all(unique.map((p) => fs.stat(p, options).catch(() => undefined)));
+  const out = new Map<string, string | null>();
+  unique.forEach((path, i) => {
+    const s = stats[i];
+    if (s === undefined) return;
+    const old = s.changeMs !== undefined && s.changeMs < baseline.openedAtMs - IGNORE_SLACK_MS;
+    out.set(path, old ? statsOf(s) : null);
   });
   return out;
 }
@@ -157,7 +210,7 @@ function isIgnoreFile(path: string): boolean {
 async function changedRuleFolders(
   ws: WorkspaceServices,
   paths: readonly string[],
-  baseline: IgnoreBaseline,
+  baseline: FoundBaseline,
   options: WorkspaceCallOptions,
 ): Promise<string[]> {
   const fs = ws.fs;
@@ -172,11 +225,14 @@ async function changedRuleFolders(
   return sorted.filter((f) => !sorted.some((o) => o !== f && f.startsWith(`${o}/`)));
 }
 
+/** The baseline with the ignore files the first snapshot found. */
+type FoundBaseline = IgnoreBaseline & { readonly found: ReadonlyMap<string, string | null> };
+
 /** True when the ignore file `path` changed since the workspace was opened (see {@link changedRuleFolders}). */
 async function ruleChanged(
   fs: WorkspaceFileSystem,
   path: string,
-  baseline: IgnoreBaseline,
+  baseline: FoundBaseline,
   options: WorkspaceCallOptions,
 ): Promise<boolean> {
   const s = await fs.stat(path, options).catch(() => undefined);
@@ -192,6 +248,9 @@ async function ruleChanged(
   }
   // Gone: its rules hide nothing any more.
   if (s === undefined) return false;
+  // Not where the first snapshot found it, or not as it was then: moved or written since.
+  const first = baseline.found.get(path);
+  if (first === undefined || first === null || first !== statsOf(s)) return true;
   return s.changeMs === undefined || s.changeMs >= baseline.openedAtMs - IGNORE_SLACK_MS;
 }
 

@@ -54,6 +54,8 @@ export interface WorkspaceStat {
   readonly changeMs?: number;
   /** For a file, whether an executable bit is set (absent where the backend has no modes). */
   readonly executable?: boolean;
+  /** For a symbolic link looked at itself (`statMany`), the path it holds (absent where the backend cannot read it). */
+  readonly linkTarget?: string;
 }
 
 /** One directory entry. */

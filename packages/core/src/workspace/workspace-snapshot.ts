@@ -16,6 +16,7 @@ import {
   type IgnoreBaseline,
   isGitStateKey,
 } from './git-dirty-snapshot.js';
+import { snapshotValue } from './snapshot-value.js';
 import type { WorkspaceGlobRequest, WorkspaceServices } from './workspace-services.js';
 
 /** Largest tree snapshotted by default. */
@@ -29,7 +30,7 @@ export const MAX_SNAPSHOT_FILES = 20_000;
  */
 export const SNAPSHOT_TIMEOUT_MS = 5_000;
 
-/** Path → `size:mtime:ctime` of every listed file. */
+/** Path → `size:mtime:ctime` of every listed file (and a link's target: see `snapshot-value.ts`). */
 export type WorkspaceSnapshot = ReadonlyMap<string, string>;
 
 /** The files created, modified and deleted between two snapshots, each list sorted. */
@@ -173,7 +174,7 @@ async function takeAll(
     const stats = await fs.statMany(files, { signal });
     files.forEach((p, i) => {
       const s = stats[i];
-      if (s) out.set(p, `${s.size}:${s.mtimeMs}:${s.changeMs ?? ''}`);
+      if (s) out.set(p, snapshotValue(s));
     });
     return out;
   }
@@ -181,7 +182,7 @@ async function takeAll(
     await Promise.all(
       files.slice(i, i + 64).map(async (p) => {
         const s = await fs.stat(p, { signal }).catch(() => undefined);
-        if (s) out.set(p, `${s.size}:${s.mtimeMs}:${s.changeMs ?? ''}`);
+        if (s) out.set(p, snapshotValue(s));
       }),
     );
   return out;

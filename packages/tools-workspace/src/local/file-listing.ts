@@ -1,6 +1,6 @@
 /**
- * Every file of a local workspace the search engines list (hidden files included, `.gitignore`
- * rules honoured as the JS engine reads them, `.git` and the workspace's `.a3s/` skipped), for the
+ * Every file (and symbolic link, not followed) of a local workspace the search engines list (hidden files included, `.gitignore`
+ * rules honoured as the JS engine reads them, the workspace's `.a3s/` skipped), for the
  * change snapshot a command or a cell takes before and after it runs. Listing the whole tree each
  * time (`rg --files`) costs about 60 µs a folder here, twice a call; so the folders are remembered
  * with their change time (ctime, which no process can set back) and the stamp of their own
@@ -13,12 +13,20 @@
  * command could otherwise hide what it writes from the change record by writing a `.gitignore`
  * first (`echo '*' > x/.gitignore`). A file is left out when the rules of that time and the rules
  * of now both leave it out. Which rules were there then: the root's `.gitignore` is read when the
- * listing is made; another one is taken as it is when first read if its change time (which no
- * process can set back) is older than that, else it counts as written since, and hides nothing.
+ * listing is made; another one is taken as it is when the first listing reads it if its change time
+ * (which no process can set back) is older than that, else it counts as written since, and hides
+ * nothing. It keeps hiding only while it is that same file (device and inode) at that same path: a
+ * folder moved elsewhere keeps its files' change times (`mv .pytest_cache src/x`), so one found
+ * after the first listing, or another file at that path, hides nothing.
+ *
+ * Of the repository's own git folder (`.git` at the root) only what git runs or obeys is listed,
+ * with no ignore rule: `config`, `hooks/` and `info/` (a hook planted there runs at the next
+ * commit); its objects and refs are not walked. A folder named `.git` anywhere else is no git
+ * folder of this repository and is listed like any other.
  */
 import { type BigIntStats, type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { hasUnopenableName } from '../paths/byte-names.js';
-import { joinRel, PROTECTED_DIR } from '../paths/normalize.js';
+import { GIT_DIR, joinRel, PROTECTED_DIR } from '../paths/normalize.js';
 import { type IgnoreFile, isIgnored, parseGitignore } from '../search/gitignore.js';
 import { throwIfAborted } from './fs-errors.js';
 
@@ -32,6 +40,9 @@ const SLACK_NS = 2_000_000_000n;
 const IGNORE_SLACK_NS = 1_000_000_000n;
 // Folders looked at between two turns of the event loop.
 const SLICE = 512;
+
+/** What of the repository's git folder is listed: what git runs (hooks) or obeys (config, info/). */
+const GIT_DIR_KEPT: ReadonlySet<string> = new Set(['config', 'hooks', 'info']);
 
 /** One folder as last read. */
 interface ListedFolder {
@@ -59,8 +70,13 @@ interface Rules {
 
 const NONE: readonly IgnoreFile[] = [];
 
-/** What a folder's `.gitignore` held when the listing was made, decided once a folder (`null`: nothing). */
-type StartRules = Map<string, IgnoreFile | null>;
+/**
+ * What a folder's `.gitignore` held when the listing was made, decided once a folder (`null`:
+ * nothing), with the file's device and inode then (`undefined` for the root's, read by path).
+ */
+type StartRules = Map<string, { readonly rules: IgnoreFile; readonly id: string | undefined } | null>;
+
+const idOf = (st: BigIntStats): string => `${st.dev}:${st.ino}`;
 
 const fresh = (was: ListedFolder | undefined, st: BigIntStats, slack: bigint): was is ListedFolder =>
   was !== undefined &&
@@ -105,6 +121,8 @@ export class FileListing {
   readonly #ignoreSlack: bigint;
   readonly #opened: bigint;
   readonly #start: StartRules = new Map();
+  /** Set once the first listing is over: a `.gitignore` not decided by then is new, and hides nothing. */
+  #sealed = false;
   #folders = new Map<string, ListedFolder>();
   #last: Promise<unknown> = Promise.resolve();
 
@@ -135,7 +153,10 @@ export class FileListing {
     } catch {
       this.rootIgnoreText = undefined;
     }
-    this.#start.set('', this.rootIgnoreText === undefined ? null : parseGitignore('', this.rootIgnoreText));
+    this.#start.set(
+      '',
+      this.rootIgnoreText === undefined ? null : { rules: parseGitignore('', this.rootIgnoreText), id: undefined },
+    );
   }
 
   /** The rules the `.gitignore` of `rel` held when the listing was made, given what it holds now. */
@@ -146,12 +167,15 @@ export class FileListing {
     path: string,
   ): IgnoreFile | undefined {
     const known = this.#start.get(rel);
-    if (known !== undefined) return known ?? undefined;
+    if (known === null) return undefined;
+    // Only the file that was there then, still at its path, hides what it hid.
+    if (known !== undefined) return known.id === undefined || (st && idOf(st) === known.id) ? known.rules : undefined;
     // No `.gitignore` now: none to decide on yet (one written later is new).
     if (now === undefined || st === undefined) return undefined;
-    // Unchanged since the listing was made (and while read): what it holds now it held then.
-    const old = st.ctimeNs < this.#opened - this.#ignoreSlack && stampOf(path) === stamp(st);
-    this.#start.set(rel, old ? now : null);
+    // Found after the first listing: moved or written here since, whatever its change time.
+    // Else unchanged since the listing was made (and while read): what it holds now it held then.
+    const old = !this.#sealed && st.ctimeNs < this.#opened - this.#ignoreSlack && stampOf(path) === stamp(st);
+    this.#start.set(rel, old ? { rules: now, id: idOf(st) } : null);
     return old ? now : undefined;
   }
 
@@ -160,7 +184,11 @@ export class FileListing {
    * `maxFiles`, or more than {@link LISTING_FOLDER_LIMIT} folders. Rejects when `signal` aborts.
    */
   list(maxFiles: number, signal?: AbortSignal): Promise<string[] | undefined> {
-    const run = this.#last.then(() => this.#look(maxFiles, signal));
+    const run = this.#last.then(() =>
+      this.#look(maxFiles, signal).finally(() => {
+        this.#sealed = true;
+      }),
+    );
     this.#last = run.catch(() => undefined);
     return run;
   }
@@ -200,7 +228,13 @@ export class FileListing {
       // Below a folder whose own rules changed, every folder is read again.
       const below = forced || now.ignoreStamp !== was?.ignoreStamp;
       const here = withOwn(rules, now);
-      for (const name of now.folders) queue.push({ rel: joinRel(rel, name), rules: here, forced: below });
+      // No ignore rule reaches into the repository's git folder.
+      for (const name of now.folders)
+        queue.push({
+          rel: joinRel(rel, name),
+          rules: rel === '' && name === GIT_DIR ? { start: NONE, now: NONE } : here,
+          forced: below,
+        });
     }
     this.#folders = next;
     this.lastRead = readCount;
@@ -269,12 +303,15 @@ function read(
   const files: string[] = [];
   const folders: string[] = [];
   for (const e of entries) {
-    if (e.name === '.git' || hasUnopenableName(e.name)) continue;
+    if (hasUnopenableName(e.name)) continue;
     if (rel === '' && e.name === PROTECTED_DIR) continue;
+    if (rel === GIT_DIR && !GIT_DIR_KEPT.has(e.name)) continue;
     const path = joinRel(rel, e.name);
-    if (e.isDirectory()) {
+    // The repository's git folder is entered whatever the rules say (only part of it is listed).
+    if (rel === '' && e.name === GIT_DIR && e.isDirectory()) folders.push(e.name);
+    else if (e.isDirectory()) {
       if (!leftOut(here, path, true)) folders.push(e.name);
-    } else if (e.isFile() && !leftOut(here, path, false)) files.push(path);
+    } else if ((e.isFile() || e.isSymbolicLink()) && !leftOut(here, path, false)) files.push(path);
   }
   return { dev: st.dev, ino: st.ino, ctime: st.ctimeNs, at, files, folders, ignore, ignoreStamp, startIgnore };
 }

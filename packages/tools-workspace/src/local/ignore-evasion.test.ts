@@ -3,11 +3,11 @@
 // to `.git/info/exclude`, in the same call or an earlier one (the write tool's). Only the rules
 // there when the workspace was opened hide files; a folder they ignored (`node_modules/`) stays
 // unlisted. Both the listing of a small workspace and the one taken through git for a large one.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { changesBetween, snapshotWorkspaceWithin, type ToolResult } from '@a3s-code/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, initRepo, tempDir, writeTree } from '../test-support/harness.js';
+import { call, initRepo, sh, tempDir, writeTree } from '../test-support/harness.js';
 import { bashTool } from '../tools/bash/bash-tool.js';
 import { writeTool } from '../tools/write/write-tool.js';
 import { LocalWorkspace } from './local-workspace.js';
@@ -26,13 +26,16 @@ const TREE = {
   'pkg/index.js': 'x\n',
   'pkg/dist/old.js': 'built\n',
   'node_modules/p/i.js': 'dep\n',
+  // A cache folder that ignores itself, made before the session (not committed: it ignores its own file).
+  '.pytest_cache/.gitignore': '*\n',
+  '.pytest_cache/v/last': '{}\n',
   ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`src/f${i}.js`, `${i}\n`])),
 };
 
 const repos: string[] = [];
 let next = 0;
 beforeAll(async () => {
-  for (let i = 0; i < 14; i++) {
+  for (let i = 0; i < 24; i++) {
     const dir = join(tmp.dir, `r${i}`);
     writeTree(dir, TREE);
     initRepo(dir);
@@ -97,13 +100,24 @@ describe('the change record of a command in a small workspace, whatever ignore r
 
   it('a folder ignored from the start stays unlisted', async () => {
     const { ws } = open();
-    const r = await bash(ws, 'echo n > node_modules/p/new.js && echo d > pkg/dist/d.js && echo a > b.js');
+    const r = await bash(
+      ws,
+      'echo n > node_modules/p/new.js && echo d > pkg/dist/d.js && echo c > .pytest_cache/v/c && echo a > b.js',
+    );
     expect(created(r)).toEqual(['b.js']);
+  });
+
+  it('a folder that ignores itself moved to a new path: the files written there are named', async () => {
+    const { ws } = open();
+    const r = await bash(ws, 'mkdir -p src && mv .pytest_cache src/evil && echo pwn > src/evil/payload.sh');
+    expect(created(r)).toEqual(['src/evil/.gitignore', 'src/evil/payload.sh', 'src/evil/v/last']);
+    // And in a later call, the folder is still not trusted.
+    expect(created(await bash(ws, 'echo more > src/evil/more.sh'))).toEqual(['src/evil/more.sh']);
   });
 });
 
 describe('the change record of a large workspace taken through git, whatever ignore rules are written', () => {
-  const MAX = 8;
+  const MAX = 10;
   const snap = async (ws: LocalWorkspace) => {
     const s = await snapshotWorkspaceWithin(ws, new AbortController().signal, 5000, MAX);
     expect(s.snapshot).toBeDefined();
@@ -133,8 +147,13 @@ describe('the change record of a large workspace taken through git, whatever ign
     appendFileSync(join(dir, '.gitignore'), 'secret/\n');
     mkdirSync(join(dir, 'secret'));
     writeFileSync(join(dir, 'secret/s.js'), 's\n');
-    // The root's rules changed: the tree is taken with the root's rules of the start (node_modules/ stays out).
-    expect(changesBetween(again, await snap(ws))?.created).toEqual(['secret/s.js']);
+    // The root's rules changed: the tree is taken with the root's rules of the start (node_modules/ stays out,
+    // the folder that ignores itself is named).
+    expect(changesBetween(again, await snap(ws))?.created).toEqual([
+      '.pytest_cache/.gitignore',
+      '.pytest_cache/v/last',
+      'secret/s.js',
+    ]);
     const last = await snap(ws);
     appendFileSync(join(dir, '.git/info/exclude'), 'hid/\n');
     mkdirSync(join(dir, 'hid'));
@@ -145,6 +164,31 @@ describe('the change record of a large workspace taken through git, whatever ign
     const after = await snap(ws);
     writeFileSync(join(dir, 'hid/h2.js'), 'h\n');
     expect(changesBetween(after, await snap(ws))?.created).toEqual(['hid/h2.js']);
+  });
+
+  it('a folder that ignores itself moved to a new path: the files written there are named', async () => {
+    const { ws, dir } = large();
+    const before = await snap(ws);
+    mkdirSync(join(dir, 'src/evil'), { recursive: true });
+    renameSync(join(dir, '.pytest_cache'), join(dir, 'src/evil/c'));
+    writeFileSync(join(dir, 'src/evil/c/payload.sh'), 'pwn\n');
+    expect(changesBetween(before, await snap(ws))?.created).toEqual([
+      'src/evil/c/.gitignore',
+      'src/evil/c/payload.sh',
+      'src/evil/c/v/last',
+    ]);
+  });
+
+  it('a tracked .gitignore marked assume-unchanged, then given new rules: the files they match are named', async () => {
+    const { ws, dir } = large();
+    const before = await snap(ws);
+    sh(dir, 'update-index', '--assume-unchanged', 'pkg/.gitignore');
+    appendFileSync(join(dir, 'pkg/.gitignore'), '*\n');
+    writeFileSync(join(dir, 'pkg/evil.sh'), 'payload\n');
+    const mid = await snap(ws);
+    expect(changesBetween(before, mid)?.created).toEqual(['pkg/dist/old.js', 'pkg/evil.sh']);
+    writeFileSync(join(dir, 'pkg/evil2.sh'), 'payload\n');
+    expect(changesBetween(mid, await snap(ws))?.created).toEqual(['pkg/evil2.sh']);
   });
 
   it('with no ignore file changed, a folder ignored from the start stays unlisted', async () => {

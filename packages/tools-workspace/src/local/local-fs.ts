@@ -5,7 +5,7 @@
  * swapped for such links mid-call are all refused before any byte is read or written. Writes are
  * atomic (temp file + rename inside the confirmed folder).
  */
-import { constants, fstatSync, lstatSync } from 'node:fs';
+import { constants, fstatSync, lstatSync, readlinkSync } from 'node:fs';
 import { lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import {
   A3sError,
@@ -38,6 +38,15 @@ function kindOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
   if (s.isDirectory()) return 'directory';
   if (s.isSymbolicLink()) return 'symlink';
   return 'other';
+}
+
+/** The path the symbolic link `abs` holds, or `undefined` when it cannot be read (gone since). */
+function readlinkQuietly(abs: string): string | undefined {
+  try {
+    return readlinkSync(abs);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Rethrows typed errors as they are and maps `fs` errors to workspace errors. */
@@ -253,9 +262,16 @@ export class LocalFileSystem implements WorkspaceFileSystem {
   #lstatQuietly(path: string): WorkspaceStat | undefined {
     try {
       const rel = normalizeWorkspacePath(path, { root: this.root });
-      const s = lstatSync(rel === '' ? this.root : `${this.root}/${rel}`, { throwIfNoEntry: false });
+      const abs = rel === '' ? this.root : `${this.root}/${rel}`;
+      const s = lstatSync(abs, { throwIfNoEntry: false });
       if (s === undefined) return undefined;
       const kind = kindOf(s);
+      if (kind === 'symlink') {
+        // The path a link holds is read, never followed.
+        const linkTarget = readlinkQuietly(abs);
+        const base = { kind, size: s.size, mtimeMs: s.mtimeMs, changeMs: s.ctimeMs };
+        return linkTarget === undefined ? base : { ...base, linkTarget };
+      }
       return kind === 'file'
         ? { kind, size: s.size, mtimeMs: s.mtimeMs, changeMs: s.ctimeMs, executable: (s.mode & 0o111) !== 0 }
         : { kind, size: s.size, mtimeMs: s.mtimeMs, changeMs: s.ctimeMs };
