@@ -137,7 +137,7 @@ describe('model selection from provider/model strings and the environment', () =
     const typo = configError(() => resolveModelConfig({ modle: 'anthropic/claude-sonnet-4-20250514' } as never, env));
     expect(typo.key).toBe('selection.modle');
     expect(typo.message).toMatch(
-      /is not an option of resolveModelConfig; allowed: model, apiKey, baseUrl, headers, maxOutputTokens, capabilities, retry, fetch; did you mean 'model'\?/,
+      /is not an option of resolveModelConfig; allowed: model, apiKey, baseUrl, headers, maxOutputTokens, connectTimeoutMs, idleTimeoutMs, capabilities, retry, fetch; did you mean 'model'\?/,
     );
     const url = { model: 'ollama/qwen3', baseURL: 'http://10.0.0.5:11434/v1' };
     expect(configError(() => createLlmClient(url as never, env)).message).toMatch(

@@ -185,6 +185,8 @@ const SELECTION_KEYS: readonly string[] = [
   'baseUrl',
   'headers',
   'maxOutputTokens',
+  'connectTimeoutMs',
+  'idleTimeoutMs',
   'capabilities',
   'retry',
   'fetch',
@@ -284,6 +286,8 @@ export function createLlmClient(
     ...((r.apiKeySource ?? r.keyEnv) === undefined ? {} : { apiKeySource: r.apiKeySource ?? r.keyEnv }),
     ...(selection.headers === undefined ? {} : { headers: selection.headers }),
     ...(selection.retry === undefined ? {} : { retry: selection.retry }),
+    ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
+    ...(selection.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: selection.idleTimeoutMs }),
     ...(selection.fetch === undefined ? {} : { fetch: selection.fetch }),
   };
   const max = selection.maxOutputTokens;

@@ -72,6 +72,8 @@ function selectionFor(ref: string, providers: ProvidersConfig | undefined, env: 
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(p.headers === undefined ? {} : { headers: p.headers }),
     ...(p.maxOutputTokens === undefined ? {} : { maxOutputTokens: p.maxOutputTokens }),
+    ...(p.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: p.connectTimeoutMs }),
+    ...(p.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: p.idleTimeoutMs }),
   };
 }
 

@@ -68,6 +68,8 @@ function buildConfigSchemas(z: Zod) {
       .optional(),
     headers: strRecord.optional(),
     maxOutputTokens: intIn(1, 1_000_000).optional(),
+    connectTimeoutMs: intIn(1, 600_000).optional(),
+    idleTimeoutMs: intIn(1, 600_000).optional(),
   });
 
   const providers = z

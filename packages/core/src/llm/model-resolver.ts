@@ -22,6 +22,10 @@ export interface ProviderSettings {
   readonly headers?: Readonly<Record<string, string>>;
   /** The most tokens one answer may take when a request sets none, `1..1000000` (see {@link ModelSelection.maxOutputTokens}). */
   readonly maxOutputTokens?: number;
+  /** Longest wait for a request's response headers, ms, `1..600000` (default 60,000); see {@link ModelSelection.connectTimeoutMs}. */
+  readonly connectTimeoutMs?: number;
+  /** Longest time a streaming answer may go without progress, ms, `1..600000` (default 120,000). */
+  readonly idleTimeoutMs?: number;
 }
 
 /** What the host configured for one model; anything unset comes from the environment. */
@@ -36,6 +40,13 @@ export interface ModelSelection {
    * requires one and gets 4096 by default, OpenAI-compatible servers use their own default).
    */
   readonly maxOutputTokens?: number;
+  /**
+   * Longest wait for the response headers of a model request, ms, `1..600000` (default 60,000):
+   * raise it for a local model that is slow to load.
+   */
+  readonly connectTimeoutMs?: number;
+  /** Longest time an answer may go without progress while it streams, ms, `1..600000` (default 120,000). */
+  readonly idleTimeoutMs?: number;
   /** Overrides of the provider's capabilities. */
   readonly capabilities?: Partial<LlmCapabilities>;
 }
