@@ -1,8 +1,5 @@
-import { type PermissionPolicyConfig, ToolInvoker, type ToolInvocationResult, ToolRegistry } from '@a3s-code/core';
-import { createTestInvocation } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
-import { put, sh, tempDirs } from './git-kit.js';
-import { LocalWorkspace, gitTool } from '../src/index.js';
+import { denied, gitOn, put, sh, tempDirs } from './git-kit.js';
 
 const tempDir = tempDirs();
 
@@ -22,19 +19,6 @@ function repo(): string {
   return dir;
 }
 
-function gitOn(
-  dir: string,
-  policy: PermissionPolicyConfig,
-): (args: Record<string, unknown>) => Promise<ToolInvocationResult> {
-  const workspace = new LocalWorkspace({ root: dir });
-  const registry = new ToolRegistry({ capabilities: workspace.capabilities });
-  registry.add(gitTool);
-  const invoker = new ToolInvoker({ registry, workspace, policy });
-  let n = 0;
-  return (args) => invoker.invoke({ id: `g${++n}`, name: 'git', args }, createTestInvocation().context);
-}
-
-const denied = (r: ToolInvocationResult): boolean => !r.ok && r.metadata.error_code === 'PERMISSION_DENIED';
 const stashes = (dir: string): number => sh(dir, 'stash', 'list').split('\n').filter(Boolean).length;
 
 describe('Git(…) rules on the git tool in a real repository: refs, actions and stash drops', () => {

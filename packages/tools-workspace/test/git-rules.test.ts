@@ -1,10 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type PermissionPolicyConfig, ToolInvoker, type ToolInvocationResult, ToolRegistry } from '@a3s-code/core';
-import { createTestInvocation } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
-import { put, sh, tempDirs } from './git-kit.js';
-import { LocalWorkspace, gitTool } from '../src/index.js';
+import { denied, gitOn, put, sh, tempDirs } from './git-kit.js';
 
 const tempDir = tempDirs();
 
@@ -16,20 +13,6 @@ function repo(): string {
   sh(dir, 'commit', '-qm', 'initial');
   return dir;
 }
-
-function gitOn(
-  dir: string,
-  policy: PermissionPolicyConfig,
-): (args: Record<string, unknown>) => Promise<ToolInvocationResult> {
-  const workspace = new LocalWorkspace({ root: dir });
-  const registry = new ToolRegistry({ capabilities: workspace.capabilities });
-  registry.add(gitTool);
-  const invoker = new ToolInvoker({ registry, workspace, policy });
-  let n = 0;
-  return (args) => invoker.invoke({ id: `g${++n}`, name: 'git', args }, createTestInvocation().context);
-}
-
-const denied = (r: ToolInvocationResult): boolean => !r.ok && r.metadata.error_code === 'PERMISSION_DENIED';
 
 describe('permission rules written as git commands, on the git tool in a real repository', () => {
   it('Git(status) and Git(checkout -b *) allow those calls under a default deny; other calls stay denied', async () => {
