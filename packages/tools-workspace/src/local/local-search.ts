@@ -39,7 +39,6 @@ export class LocalSearch implements FastWorkspaceSearch {
     this.engine = engine === 'ripgrep' ? 'ripgrep' : 'js';
     // Made with the workspace: the `.gitignore` rules of this moment are the ones that hide files from the change snapshots.
     this.#listing = new FileListing(this.fs.root);
-    this.#outputs = findHostOutputs(this.fs.root);
     this.ignoreBaseline = {
       openedAtMs: this.#listing.openedAtMs,
       texts: new Map([
@@ -55,14 +54,16 @@ export class LocalSearch implements FastWorkspaceSearch {
    */
   readonly ignoreBaseline: { readonly openedAtMs: number; readonly texts: ReadonlyMap<string, string | undefined> };
 
-  readonly #outputs: readonly HostOutputFile[];
+  #outputs: readonly HostOutputFile[] | undefined;
 
   /**
    * The workspace paths of the host's own output files (its stdout or stderr redirected into the
-   * workspace, found when the workspace was opened) that are, now, still only that: left out of the
-   * change snapshots of commands (see `findHostOutputs` in core).
+   * workspace, found on the first call: by the descriptors the host and its pipe's reader hold,
+   * which no tool call changes) that are, now, still only that: left out of the change snapshots
+   * of commands (see `findHostOutputs` in core).
    */
   unrecorded(): string[] {
+    this.#outputs ??= findHostOutputs(this.fs.root);
     return this.#outputs.filter((f) => isHostOutputNow(f)).map((f) => f.path);
   }
 
